@@ -1,0 +1,9 @@
+/* cuzk_cmds.h — the subcommands of `cuzk`, one file each (cuzk_<name>.c).
+ * Each takes argv starting at its own name and returns the exit code. */
+#ifndef CZ_CMD_CMDS_H
+#define CZ_CMD_CMDS_H
+
+int cz_cmd_vectors(int argc, char **argv);
+int cz_cmd_demo(int argc, char **argv);
+
+#endif

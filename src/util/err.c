@@ -1,0 +1,21 @@
+/* err.c — text for each cz_err code. */
+#include "util/err.h"
+
+const char *cz_strerror(cz_err e)
+{
+    switch (e) {
+    case CZ_OK: return "ok";
+    case CZ_ERR_INVALID_ARG: return "invalid argument";
+    case CZ_ERR_LENGTH: return "wrong length";
+    case CZ_ERR_NONCANONICAL: return "field element not canonical (>= modulus)";
+    case CZ_ERR_FLAGS: return "bad flag bits in point encoding";
+    case CZ_ERR_NOT_ON_CURVE: return "point not on curve";
+    case CZ_ERR_NOT_IN_SUBGROUP: return "point not in prime-order subgroup";
+    case CZ_ERR_NO_SQRT: return "no point with this x coordinate";
+    case CZ_ERR_PARSE: return "parse error";
+    case CZ_ERR_IO: return "I/O error";
+    case CZ_ERR_NOMEM: return "out of memory";
+    case CZ_ERR_UNSUPPORTED: return "unsupported";
+    default: return "unknown error";
+    }
+}

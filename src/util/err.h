@@ -1,0 +1,29 @@
+/* err.h — error codes shared by every layer.
+ *
+ * Functions that can fail return cz_err (0 = CZ_OK). Each distinct failure a
+ * caller may want to tell apart has its own code; cz_strerror gives a short
+ * human-readable text for any code. */
+#ifndef CZ_UTIL_ERR_H
+#define CZ_UTIL_ERR_H
+
+typedef int cz_err;
+
+enum {
+    CZ_OK = 0,
+    CZ_ERR_INVALID_ARG,      /* a caller passed something meaningless */
+    CZ_ERR_LENGTH,           /* input has the wrong length */
+    CZ_ERR_NONCANONICAL,     /* a field element is >= the modulus */
+    CZ_ERR_FLAGS,            /* point encoding: bad flag bits */
+    CZ_ERR_NOT_ON_CURVE,     /* point encoding: coordinates not on the curve */
+    CZ_ERR_NOT_IN_SUBGROUP,  /* point on the curve but outside the r-torsion */
+    CZ_ERR_NO_SQRT,          /* compressed x has no matching y */
+    CZ_ERR_PARSE,            /* malformed text / JSON */
+    CZ_ERR_IO,               /* file could not be read or written */
+    CZ_ERR_NOMEM,            /* allocation failed */
+    CZ_ERR_UNSUPPORTED,      /* valid input that this build cannot handle */
+    CZ_ERR__COUNT
+};
+
+const char *cz_strerror(cz_err e);
+
+#endif

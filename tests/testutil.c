@@ -1,0 +1,24 @@
+/* testutil.c — counters and seed handling for tests (see testutil.h). */
+#include "testutil.h"
+
+#include <stdlib.h>
+
+long cz_test_checks, cz_test_failed;
+
+uint64_t cz_test_seed(const char *test_name, uint64_t dflt)
+{
+    const char *s = getenv("CZ_TEST_SEED");
+    uint64_t seed = s ? strtoull(s, NULL, 0) : dflt;
+    printf("%s: seed %llu (set CZ_TEST_SEED to replay)\n", test_name, (unsigned long long)seed);
+    return seed;
+}
+
+int cz_test_finish(const char *test_name)
+{
+    printf("%s: %ld checks, %ld failed\n", test_name, cz_test_checks, cz_test_failed);
+    if (cz_test_checks == 0) {
+        printf("%s: no checks ran\n", test_name);
+        return 1;
+    }
+    return cz_test_failed ? 1 : 0;
+}

@@ -1,10 +1,11 @@
 /* bench_main.c — cuzk-bench: runs the registered groups (bench_*.c), prints
  * a table and optionally writes JSON.
  *
- *   cuzk-bench [--quick] [--filter SUBSTR] [--batches N] [--json FILE]
+ *   cuzk-bench [--quick] [--filter SUBSTR] [--batches N] [--json FILE] [--markdown]
  *
  * --filter keeps the ops whose "group/op" name contains SUBSTR; --quick uses
- * shorter and fewer batches (for smoke tests). The JSON records, per op, the
+ * shorter and fewer batches (for smoke tests); --markdown prints the results
+ * once more as a Markdown table (for docs/BENCHMARKS.md). The JSON records, per op, the
  * median / min / max ns per operation over the timed batches and the number of
  * timed iterations, plus the run's context: CPU model, online cores, whether
  * the field code takes its MULX/ADX path, and the git commit of the source
@@ -262,22 +263,37 @@ static int write_json(const char *path, const cz_bench *b, const context *c)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+static void print_markdown(const cz_bench *b, const context *c)
+{
+    printf("\ncommit %s, %s (%ld online), field path %s, %d batches, %s\n\n", c->commit,
+           c->cpu, c->cores, c->adx_path ? "mulx/adx" : "portable", b->batches, c->when);
+    printf("| group | op | median ns | min ns | max ns | iterations | what |\n");
+    printf("|---|---|---:|---:|---:|---:|---|\n");
+    for (int i = 0; i < b->nres; i++) {
+        const result *r = &b->res[i];
+        printf("| %s | %s | %.1f | %.1f | %.1f | %llu | %s |\n", r->group, r->op, r->med,
+               r->min, r->max, (unsigned long long)r->iters, r->note);
+    }
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: cuzk-bench [--quick] [--filter SUBSTR] [--batches N] [--json FILE]\n"
                "  --filter SUBSTR  run only ops whose group/op name contains SUBSTR\n"
                "  --quick          short batches (smoke test; numbers are rough)\n"
                "  --batches N      timed batches per op (default 15, quick 5)\n"
-               "  --json FILE      also write the results as JSON\n");
+               "  --json FILE      also write the results as JSON\n"
+               "  --markdown       also print the results as a Markdown table\n");
 }
 
 int main(int argc, char **argv)
 {
     static cz_bench b;
     const char *json = NULL;
-    int quick = 0, batches = 0;
+    int quick = 0, batches = 0, markdown = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--markdown")) markdown = 1;
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) b.filter = argv[++i];
         else if (!strcmp(argv[i], "--batches") && i + 1 < argc) batches = atoi(argv[++i]);
@@ -340,5 +356,6 @@ int main(int argc, char **argv)
         return 1;
     }
     if (json) printf("\nwrote %s\n", json);
+    if (markdown) print_markdown(&b, &c);
     return 0;
 }

@@ -8,10 +8,12 @@
  * overlap independent calls: the numbers are latencies.
  *
  * cz__bench_op calibrates a batch size (doubling until a batch takes the
- * target time, which doubles as warm-up), runs one more warm-up batch, then
- * times a number of batches with CLOCK_MONOTONIC and records the median, min
- * and max of the per-batch ns/op. Medians keep the numbers usable on a busy
- * machine. */
+ * target time, 2 ms by default, which doubles as warm-up), runs one more
+ * warm-up batch, then times a number of batches (31 by default) with
+ * CLOCK_MONOTONIC and records the median, min and max of the per-batch ns/op,
+ * plus the median of the thread's CPU time per op (which leaves out time the
+ * thread spent descheduled). Short batches and medians keep the numbers
+ * usable on a busy machine: most batches run without being preempted. */
 #ifndef CZ_BENCH_BENCH_H
 #define CZ_BENCH_BENCH_H
 

@@ -5,9 +5,10 @@
  *
  * --filter keeps the ops whose "group/op" name contains SUBSTR; --quick uses
  * shorter and fewer batches (for smoke tests); --markdown prints the results
- * once more as a Markdown table (for docs/BENCHMARKS.md). The JSON records, per op, the
- * median / min / max ns per operation over the timed batches and the number of
- * timed iterations, plus the run's context: CPU model, online cores, whether
+ * once more as a Markdown table (for docs/BENCHMARKS.md). The JSON records,
+ * per op, the median / min / max wall-clock ns per operation over the timed
+ * batches, the median thread-CPU-time ns per operation, the number of timed
+ * iterations, plus the run's context: CPU model, online cores, whether
  * the field code takes its MULX/ADX path, and the git commit of the source
  * tree (CUZK_GIT_COMMIT at build time, else $CUZK_COMMIT, else `git describe`
  * in the source tree at run time, best effort). */
@@ -33,7 +34,8 @@
 
 typedef struct {
     char group[16], op[48], note[96];
-    double med, min, max; /* ns per op */
+    double med, min, max; /* ns per op, wall clock */
+    double cpu_med;       /* ns per op, thread CPU time */
     uint64_t iters;       /* timed iterations, all batches */
     int batches;
 } result;
@@ -87,18 +89,33 @@ void cz__bench_note(cz_bench *b, const char *fmt, ...)
     b->nnotes++;
 }
 
-static double now_ns(void)
+static double clock_ns(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* wall time of one batch (CLOCK_MONOTONIC); *cpu gets the thread's CPU time,
+ * which leaves out the time the thread was descheduled */
+static double time_batch2(cz_bench_fn fn, void *state, uint64_t iters, double *cpu)
+{
+    double c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), t0 = clock_ns(CLOCK_MONOTONIC);
+    fn(state, iters);
+    double t1 = clock_ns(CLOCK_MONOTONIC), c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    *cpu = c1 - c0;
+    return t1 - t0;
 }
 
 static double time_batch(cz_bench_fn fn, void *state, uint64_t iters)
 {
-    double t0 = now_ns();
-    fn(state, iters);
-    return now_ns() - t0;
+    double cpu;
+    return time_batch2(fn, state, iters, &cpu);
+}
+
+static double median_sorted(const double *v, int n)
+{
+    return (n & 1) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -126,22 +143,27 @@ void cz__bench_op(cz_bench *b, const char *op, const char *note, cz_bench_fn fn,
     }
     time_batch(fn, state, iters); /* one more warm-up at the final size */
 
-    double per[MAX_BATCHES];
+    double per[MAX_BATCHES], cpu[MAX_BATCHES];
     int n = b->batches;
-    for (int i = 0; i < n; i++) per[i] = time_batch(fn, state, iters) / (double)iters;
+    for (int i = 0; i < n; i++) {
+        per[i] = time_batch2(fn, state, iters, &cpu[i]) / (double)iters;
+        cpu[i] /= (double)iters;
+    }
     qsort(per, (size_t)n, sizeof per[0], cmp_double);
+    qsort(cpu, (size_t)n, sizeof cpu[0], cmp_double);
 
     result *r = &b->res[b->nres++];
     snprintf(r->group, sizeof r->group, "%s", b->group);
     snprintf(r->op, sizeof r->op, "%s", op);
     snprintf(r->note, sizeof r->note, "%s", note ? note : "");
-    r->med = (n & 1) ? per[n / 2] : 0.5 * (per[n / 2 - 1] + per[n / 2]);
+    r->med = median_sorted(per, n);
+    r->cpu_med = median_sorted(cpu, n);
     r->min = per[0];
     r->max = per[n - 1];
     r->iters = iters * (uint64_t)n;
     r->batches = n;
-    printf("%-8s %-22s %12.1f %12.1f %12.1f %12llu  %s\n", r->group, r->op, r->med,
-           r->min, r->max, (unsigned long long)r->iters, r->note);
+    printf("%-8s %-20s %12.1f %12.1f %12.1f %12.1f %11llu  %s\n", r->group, r->op, r->med,
+           r->min, r->max, r->cpu_med, (unsigned long long)r->iters, r->note);
     fflush(stdout);
 }
 
@@ -254,8 +276,9 @@ static int write_json(const char *path, const cz_bench *b, const context *c)
         fprintf(f, ", \"op\": ");
         json_str(f, r->op);
         fprintf(f, ", \"ns_median\": %.2f, \"ns_min\": %.2f, \"ns_max\": %.2f, "
-                   "\"iterations\": %llu, \"batches\": %d, \"note\": ",
-                r->med, r->min, r->max, (unsigned long long)r->iters, r->batches);
+                   "\"cpu_ns_median\": %.2f, \"iterations\": %llu, \"batches\": %d, "
+                   "\"note\": ",
+                r->med, r->min, r->max, r->cpu_med, (unsigned long long)r->iters, r->batches);
         json_str(f, r->note);
         fputc('}', f);
     }
@@ -267,12 +290,12 @@ static void print_markdown(const cz_bench *b, const context *c)
 {
     printf("\ncommit %s, %s (%ld online), field path %s, %d batches, %s\n\n", c->commit,
            c->cpu, c->cores, c->adx_path ? "mulx/adx" : "portable", b->batches, c->when);
-    printf("| group | op | median ns | min ns | max ns | iterations | what |\n");
-    printf("|---|---|---:|---:|---:|---:|---|\n");
+    printf("| group | op | median ns | min ns | max ns | CPU-time median ns | iterations | what |\n");
+    printf("|---|---|---:|---:|---:|---:|---:|---|\n");
     for (int i = 0; i < b->nres; i++) {
         const result *r = &b->res[i];
-        printf("| %s | %s | %.1f | %.1f | %.1f | %llu | %s |\n", r->group, r->op, r->med,
-               r->min, r->max, (unsigned long long)r->iters, r->note);
+        printf("| %s | %s | %.1f | %.1f | %.1f | %.1f | %llu | %s |\n", r->group, r->op, r->med,
+               r->min, r->max, r->cpu_med, (unsigned long long)r->iters, r->note);
     }
 }
 
@@ -281,7 +304,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: cuzk-bench [--quick] [--filter SUBSTR] [--batches N] [--json FILE]\n"
                "  --filter SUBSTR  run only ops whose group/op name contains SUBSTR\n"
                "  --quick          short batches (smoke test; numbers are rough)\n"
-               "  --batches N      timed batches per op (default 15, quick 5)\n"
+               "  --batches N      timed batches per op (default 31, quick 5)\n"
                "  --json FILE      also write the results as JSON\n"
                "  --markdown       also print the results as a Markdown table\n");
 }
@@ -310,8 +333,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "cuzk-bench: --batches must be 1..%d\n", MAX_BATCHES);
         return 2;
     }
-    b.batches = batches ? batches : quick ? 5 : 15;
-    b.target_ns = quick ? 1e6 : 10e6;
+    b.batches = batches ? batches : quick ? 5 : 31;
+    b.target_ns = quick ? 0.5e6 : 2e6;
 
     context c;
     memset(&c, 0, sizeof c);
@@ -331,8 +354,8 @@ int main(int argc, char **argv)
            c.cpu_adx ? "yes" : "no", c.adx_path ? "mulx/adx" : "portable");
     printf("%d batches of ~%.0f ms per op; ns/op of dependent chains\n\n", b.batches,
            b.target_ns / 1e6);
-    printf("%-8s %-22s %12s %12s %12s %12s  %s\n", "group", "op", "median ns", "min ns",
-           "max ns", "iterations", "note");
+    printf("%-8s %-20s %12s %12s %12s %12s %11s  %s\n", "group", "op", "median ns", "min ns",
+           "max ns", "cpu med ns", "iterations", "note");
 
     /* stable sort of groups by order (insertion sort; few groups) */
     for (int i = 1; i < ngroups; i++)

@@ -32,8 +32,8 @@ typedef struct {
     size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
     cz_g1_aff *h, *l, *a, *b_g1;
     cz_g2_aff *b_g2;
-    /* storage: owned heap arrays, or a mapping (map != NULL) that the arrays
-     * point into */
+    /* storage: owned heap arrays, or a mapping (map != NULL) that the query
+     * arrays point into; vk.ic is always heap-owned */
     void *map;
     size_t map_len;
 } cz_groth16_pk;

@@ -35,6 +35,11 @@ else
   echo "no JSON written"; fail=1
 fi
 
+# every group present must run, and its built-in consistency check must pass
+"$CUZK_BENCH" --quick --batches 1 --filter _add_mixed >"$tmp/grp" 2>&1 \
+    || { echo "cuzk-bench group run failed"; cat "$tmp/grp"; fail=1; }
+if grep -q WARNING "$tmp/grp"; then echo "consistency check failed:"; grep WARNING "$tmp/grp"; fail=1; fi
+
 if "$CUZK_BENCH" --quick --filter no-such-op >/dev/null 2>&1; then
   echo "an empty selection should fail"; fail=1
 fi

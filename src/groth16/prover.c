@@ -9,7 +9,6 @@
  * The MSMs skip zero scalars and add one-scalars directly (msm.h). */
 #include "groth16/groth16.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,17 +24,6 @@ static double now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static cz_err fail(cz_err e, char *msg, size_t msglen, const char *fmt, ...)
-{
-    if (msg && msglen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msglen, fmt, ap);
-        va_end(ap);
-    }
-    return e;
 }
 
 int cz_groth16_domain_log(const cz_r1cs *cs)
@@ -87,11 +75,11 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     uint64_t *da = calloc(words ? words : 1, 8), *db = calloc(words ? words : 1, 8);
     cz_fr *a = calloc(m, sizeof(cz_fr)), *b = calloc(m, sizeof(cz_fr)), *c = calloc(m, sizeof(cz_fr));
     cz_ntt_domain dom = {0};
-    if (!da || !db || !a || !b || !c) { err = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory (domain 2^%d)", log_m); goto done; }
+    if (!da || !db || !a || !b || !c) { err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory (domain 2^%d)", log_m); goto done; }
     uint64_t na = density_a(cs, da), nb = cz_r1cs_density(cs, CZ_B, db);
     if (pk->vk.n_ic != cs->n_inputs || pk->n_l != n_aux || pk->n_h != m - 1 || pk->n_a != na ||
         pk->n_b_g1 != nb || pk->n_b_g2 != nb) {
-        err = fail(CZ_ERR_INVALID_ARG, msg, msglen,
+        err = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen,
                    "proving key does not fit the constraint system: key has ic=%zu h=%zu l=%zu a=%zu b=%zu/%zu, "
                    "circuit needs ic=%llu h=%zu l=%llu a=%llu b=%llu",
                    pk->vk.n_ic, pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2,
@@ -99,7 +87,7 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
                    (unsigned long long)na, (unsigned long long)nb);
         goto done;
     }
-    if (!cz_fr_is_one(&w[0])) { err = fail(CZ_ERR_INVALID_ARG, msg, msglen, "witness[0] must be 1"); goto done; }
+    if (!cz_fr_is_one(&w[0])) { err = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "witness[0] must be 1"); goto done; }
 
     ts = now_ms();
     cz_r1cs_spmv(cs, w, a, b, c, pool);
@@ -108,7 +96,7 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
 
     ts = now_ms();
     if ((err = cz_ntt_domain_init(&dom, log_m, BELLPERSON_GENERATOR))) {
-        fail(err, msg, msglen, "cannot build NTT domain 2^%d", log_m);
+        cz_fail(err, msg, msglen, "cannot build NTT domain 2^%d", log_m);
         goto done;
     }
     cz_ntt_inverse(&dom, a, pool);
@@ -183,7 +171,7 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     }
     goto done;
 msm_fail:
-    fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));
+    cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));
 done:
     cz_ntt_domain_free(&dom);
     free(da); free(db); free(a); free(b); free(c);

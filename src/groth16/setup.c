@@ -10,7 +10,6 @@
  * multiples per window, so one multiplication is 32 mixed additions. */
 #include "groth16/groth16.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,17 +19,6 @@
 #define WBITS 8
 #define NWIN 32 /* 256 / WBITS */
 #define WSIZE (1 << WBITS)
-
-static cz_err fail(cz_err e, char *msg, size_t msglen, const char *fmt, ...)
-{
-    if (msg && msglen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msglen, fmt, ap);
-        va_end(ap);
-    }
-    return e;
-}
 
 /* fixed-base multiplication of the generator by many Montgomery scalars */
 #define DEFINE_FIXED_BASE(G)                                                           \
@@ -128,15 +116,15 @@ cz_err cz_groth16_setup_insecure(cz_groth16_pk *pk, const cz_r1cs *cs, uint64_t 
     cz_fr *u = calloc(nv, sizeof *u), *v = calloc(nv, sizeof *v), *w = calloc(nv, sizeof *w);
     size_t nk = m + 3 * nv;
     cz_fr *k = malloc(nk * sizeof *k);
-    if (!lag || !scr || !u || !v || !w || !k) { err = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto done; }
-    if ((err = cz_ntt_domain_init(&dom, log_m, 7))) { fail(err, msg, msglen, "domain 2^%d", log_m); goto done; }
+    if (!lag || !scr || !u || !v || !w || !k) { err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto done; }
+    if ((err = cz_ntt_domain_init(&dom, log_m, 7))) { cz_fail(err, msg, msglen, "domain 2^%d", log_m); goto done; }
 
     /* Lagrange basis at tau; t(tau) = tau^m - 1 */
     cz_fr tm, t_tau, minv, wj;
     uint64_t e = m;
     cz_fr_pow(&tm, &tau, &e, 1);
     cz_fr_sub(&t_tau, &tm, &one);
-    if (cz_fr_is_zero(&t_tau)) { err = fail(CZ_ERR_INVALID_ARG, msg, msglen, "seed puts tau in the domain; pick another seed"); goto done; }
+    if (cz_fr_is_zero(&t_tau)) { err = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "seed puts tau in the domain; pick another seed"); goto done; }
     cz_fr_from_u64(&minv, m);
     cz_fr_inv(&minv, &minv);
     cz_fr_one(&wj);
@@ -184,14 +172,14 @@ cz_err cz_groth16_setup_insecure(cz_groth16_pk *pk, const cz_r1cs *cs, uint64_t 
     {
         size_t words = (nv + 63) / 64;
         uint64_t *bits = calloc(words ? words : 1, 8);
-        if (!bits) { err = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto done; }
+        if (!bits) { err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto done; }
         cz_r1cs_density(cs, CZ_A, bits);
         for (size_t i = 0; i < ni; i++) bits[i / 64] |= (uint64_t)1 << (i % 64);
         uint64_t pa = 0;
         for (size_t i = 0; i < words; i++) pa += (uint64_t)__builtin_popcountll(bits[i]);
         uint64_t pb = cz_r1cs_density(cs, CZ_B, bits);
         free(bits);
-        if (pa != n_a || pb != n_b) { err = fail(CZ_ERR_INVALID_ARG, msg, msglen, "a QAP column vanishes at tau; pick another seed"); goto done; }
+        if (pa != n_a || pb != n_b) { err = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "a QAP column vanishes at tau; pick another seed"); goto done; }
     }
 
     pk->n_h = n_h; pk->n_l = naux; pk->n_a = n_a; pk->n_b_g1 = n_b; pk->n_b_g2 = n_b;
@@ -204,12 +192,12 @@ cz_err cz_groth16_setup_insecure(cz_groth16_pk *pk, const cz_r1cs *cs, uint64_t 
     pk->b_g1 = malloc((n_b ? n_b : 1) * sizeof *pk->b_g1);
     if (!g1pts || !pk->b_g2 || !pk->vk.ic || !pk->h || !pk->l || !pk->a || !pk->b_g1) {
         free(g1pts);
-        err = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+        err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
         goto done;
     }
     if ((err = g1_fixed_base(g1pts, k, off, pool)) || (err = g2_fixed_base(pk->b_g2, k + b_off, n_b, pool))) {
         free(g1pts);
-        fail(err, msg, msglen, "out of memory");
+        cz_fail(err, msg, msglen, "out of memory");
         goto done;
     }
     memcpy(pk->h, g1pts, n_h * sizeof *pk->h);
@@ -225,7 +213,7 @@ cz_err cz_groth16_setup_insecure(cz_groth16_pk *pk, const cz_r1cs *cs, uint64_t 
     cz_g1_aff v1[3];
     cz_g2_aff v2[3];
     if ((err = g1_fixed_base(v1, s1, 3, NULL)) || (err = g2_fixed_base(v2, s2, 3, NULL))) {
-        fail(err, msg, msglen, "out of memory");
+        cz_fail(err, msg, msglen, "out of memory");
         goto done;
     }
     pk->vk.alpha_g1 = v1[0]; pk->vk.beta_g1 = v1[1]; pk->vk.delta_g1 = v1[2];

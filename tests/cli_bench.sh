@@ -36,8 +36,10 @@ else
 fi
 
 # every group present must run, and its built-in consistency check must pass
-"$CUZK_BENCH" --quick --batches 1 --filter _add_mixed >"$tmp/grp" 2>&1 \
-    || { echo "cuzk-bench group run failed"; cat "$tmp/grp"; fail=1; }
+for f in _add_mixed pairing/pairing; do
+  "$CUZK_BENCH" --quick --batches 1 --filter "$f" >>"$tmp/grp" 2>&1 \
+      || { echo "cuzk-bench --filter $f failed"; cat "$tmp/grp"; fail=1; }
+done
 if grep -q WARNING "$tmp/grp"; then echo "consistency check failed:"; grep WARNING "$tmp/grp"; fail=1; fi
 
 if "$CUZK_BENCH" --quick --filter no-such-op >/dev/null 2>&1; then

@@ -5,6 +5,7 @@
 
 #define F cz_fp
 #define NL CZ_FP_LIMBS
+#define IFN(name) cz__fp_##name
 #define NB CZ_FP_BYTES
 #define MOD 0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL, \
             0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL

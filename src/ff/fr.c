@@ -5,6 +5,7 @@
 
 #define F cz_fr
 #define NL CZ_FR_LIMBS
+#define IFN(name) cz__fr_##name
 #define NB CZ_FR_BYTES
 #define MOD 0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, \
             0x73eda753299d7d48ULL

@@ -1,11 +1,12 @@
 /* test_ff_gmp.c — Fp and Fr against GMP: add, sub, neg, dbl, mul, sqr, half,
- * inv, pow, Legendre, sqrt, batch inversion (with zeros), Montgomery
- * conversions, byte encodings (with rejection of values >= modulus) and
- * from_u64, on edge values and random values, once on the MULX/ADX path and
- * once on the portable path; the inline-assembly add/sub/neg are also
- * compared with their portable C twins (cz__fp_add_c and friends). The
- * moduli come from the BLS12-381 specification (not from the library); see
- * ff_gmp_field.inc for how results are compared. */
+ * inv and inv_ct (and the Fermat reference), pow, Legendre, sqrt, batch
+ * inversion (with zeros), Montgomery conversions, byte encodings (with
+ * rejection of values >= modulus) and from_u64, on edge values and random
+ * values, once on the MULX/ADX path and once on the portable path; the
+ * inline-assembly add/sub/neg are also compared with their portable C twins
+ * (cz__fp_add_c and friends). The moduli come from the BLS12-381
+ * specification (not from the library); see ff_gmp_field.inc for how results
+ * are compared. */
 #include <gmp.h>
 #include <string.h>
 #include "testutil.h"

@@ -55,6 +55,9 @@ void cz__fr_sub_c(cz_fr *out, const cz_fr *a, const cz_fr *b);
 void cz__fr_neg_c(cz_fr *out, const cz_fr *a);
 void cz__fr_mul_noadx(cz_fr *out, const cz_fr *a, const cz_fr *b);
 void cz__fr_sqr_noadx(cz_fr *out, const cz_fr *a);
+/* Fermat inversion, a slow reference for tests and benchmarks */
+void cz__fp_inv_fermat(cz_fp *out, const cz_fp *a);
+void cz__fr_inv_fermat(cz_fr *out, const cz_fr *a);
 
 #if CZ__FF_INLINE_ASM
 /* AT&T fragments; S* hold the sum/difference, D* scratch, M the modulus */

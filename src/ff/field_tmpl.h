@@ -7,6 +7,7 @@
  *   MOD, ONE, R2   limb initialisers for the modulus, R mod m, R^2 mod m
  *   N0         -m^-1 mod 2^64
  *   IFN(name)  the internal name for name (cz__fp_name / cz__fr_name)
+ *   SN, BATCHES, MINV62, R3   for the inversion (safegcd_tmpl.h)
  *   ASM_MUL, ASM_SQR   (optional) names of MULX/ADX routines with the
  *                      signature void f(uint64_t *out, const uint64_t *a,
  *                      const uint64_t *b) / (out, a)
@@ -202,7 +203,9 @@ void FN(pow)(F *out, const F *a, const uint64_t *e, size_t nlimbs)
     *out = r;
 }
 
-void FN(inv)(F *out, const F *a)
+/* Fermat inversion a^(m-2), kept as a slow reference; FN(inv) and
+ * FN(inv_ct) are the safegcd ones of safegcd_tmpl.h */
+void IFN(inv_fermat)(F *out, const F *a)
 {
     uint64_t e[NL];
     uint64_t two[NL] = {2};
@@ -350,6 +353,8 @@ int FN(sqrt)(F *out, const F *a)
     *out = x;
     return 1;
 }
+
+#include "ff/safegcd_tmpl.h"
 
 #undef M
 #undef CAT_

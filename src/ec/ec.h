@@ -80,6 +80,9 @@ typedef struct { cz_fp2 x, y, zz, zzz; } cz_g2_xyzz;
                            const cz_##G##_xyzz *b);                              \
     void cz_##G##_xyzz_add_mixed(cz_##G##_xyzz *out, const cz_##G##_xyzz *a,     \
                                  const cz_##G##_aff *b);                         \
+    /* out = a - b, same cost as the addition */                                 \
+    void cz_##G##_xyzz_sub_mixed(cz_##G##_xyzz *out, const cz_##G##_xyzz *a,     \
+                                 const cz_##G##_aff *b);                         \
     /* scalar multiplication */                                                  \
     void cz_##G##_mul(cz_##G##_jac *out, const cz_##G##_jac *p,                  \
                       const uint64_t *k, size_t nbits);                          \

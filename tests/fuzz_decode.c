@@ -102,7 +102,6 @@ static void make_seeds(cz_rng *rng)
         cz_g2_serialize(buf, &a2);
         add_seed(1, buf, 192);
     }
-    cz_g1_aff_set_inf(&(cz_g1_aff){0});
     memset(buf, 0, sizeof buf);
     buf[0] = 0xc0;
     add_seed(0, buf, 48);

@@ -20,8 +20,8 @@
  *
  * The multi-pairing runs all pairs through one loop, so the squarings of f
  * are shared. Pairs are taken in chunks of MAX_CHUNK (no allocation); chunk
- * results are multiplied. Pairs with P or Q at infinity (x = y = 0, the ec.h
- * convention) are skipped, i.e. contribute 1. */
+ * results are multiplied. Pairs with P or Q at infinity are skipped, i.e.
+ * contribute 1. */
 #include "pairing/pairing.h"
 
 #define X_ABS 0xd201000000010000ULL
@@ -32,18 +32,6 @@ typedef struct {
     cz_fp2 tx, ty, tz; /* T, projective */
     cz_fp xp3, nxp, yp, nyp; /* 3 xP, -xP, yP, -yP */
 } pair_state;
-
-static int fp_pair_is_zero(const cz_fp *x, const cz_fp *y)
-{
-    return cz_fp_is_zero(x) & cz_fp_is_zero(y);
-}
-
-static int g1_is_inf(const cz_g1_aff *p) { return fp_pair_is_zero(&p->x, &p->y); }
-
-static int g2_is_inf(const cz_g2_aff *q)
-{
-    return cz_fp2_is_zero(&q->x) & cz_fp2_is_zero(&q->y);
-}
 
 /* out = 3b' a = 12 (u + 1) a */
 static void fp2_mul_by_3b(cz_fp2 *out, const cz_fp2 *a)
@@ -152,7 +140,7 @@ void cz_miller_loop_multi(cz_fp12 *out, const cz_g1_aff *p, const cz_g2_aff *q, 
     int have = 0;
     cz_fp12_one(&acc);
     for (size_t i = 0; i <= n; i++) {
-        if (i < n && !g1_is_inf(&p[i]) && !g2_is_inf(&q[i])) {
+        if (i < n && !cz_g1_aff_is_inf(&p[i]) && !cz_g2_aff_is_inf(&q[i])) {
             pair_state *t = &s[k++];
             t->qx = t->tx = q[i].x;
             t->qy = t->ty = q[i].y;

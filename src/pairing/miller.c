@@ -115,13 +115,19 @@ static void add_step(cz_fp2 l[3], pair_state *s)
 static void miller_chunk(cz_fp12 *f, pair_state *s, size_t n)
 {
     cz_fp2 l[3];
-    cz_fp12_one(f);
-    if (n == 0) return;
+    cz_fp12_zero(f);
+    if (n == 0) { cz_fp12_one(f); return; }
     for (int bit = 62; bit >= 0; bit--) {
         if (bit != 62) cz_fp12_sqr(f, f); /* f is still 1 on the first pass */
         for (size_t i = 0; i < n; i++) {
             dbl_step(l, &s[i]);
-            cz_fp12_mul_by_014(f, f, &l[0], &l[1], &l[2]);
+            if (bit == 62 && i == 0) { /* 1 times the line is the line */
+                f->c0.c0 = l[0];
+                f->c0.c1 = l[1];
+                f->c1.c1 = l[2];
+            } else {
+                cz_fp12_mul_by_014(f, f, &l[0], &l[1], &l[2]);
+            }
         }
         if ((X_ABS >> bit) & 1)
             for (size_t i = 0; i < n; i++) {

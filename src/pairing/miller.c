@@ -10,9 +10,11 @@
  * Line shape: E' is an M-type twist, untwisted by (x, y) -> (x w^-2, y w^-3)
  * (w^6 = u + 1). The line through twist points with slope s, evaluated at
  * P = (xP, yP) and scaled by w^3, is (s xT - yT) - s xP w^2 + yP w^3, which
- * touches the coefficients 0, 1 and 4 of Fp12 (see cz_fp12_mul_by_014). Every
- * line may be scaled by any Fp2 factor (the final exponentiation maps Fp2^*
- * to 1), which is what lets the projective forms below drop denominators:
+ * touches the coefficients 0, 1 and 4 of Fp12 (see cz_fp12_mul_by_014). The
+ * factor w^3 is harmless: (w^3)^(p^6 - 1) = -1 and p^2 + 1 is even, so the
+ * easy part of the final exponentiation removes it. Likewise every line may
+ * be scaled by any Fp2 factor (the final exponentiation maps Fp2^* to 1),
+ * which is what lets the projective forms below drop denominators:
  *   doubling (Costello–Lange–Naehrig): (3b'Z^2 - Y^2) + 3X^2 xP w^2 - 2YZ yP w^3
  *   mixed addition with affine Q: (θ xQ - λ yQ) - θ xP w^2 + λ yP w^3,
  *     θ = Y - yQ Z, λ = X - xQ Z.

@@ -5,8 +5,10 @@
  *  - e(G1, G2) is the value printed by @noble/curves 2.4.0
  *    (bls12_381.pairing(G1.Point.BASE, G2.Point.BASE), coefficients in the
  *    same tower order c0.c0, c0.c1, ..., c1.c2, each as (re, im)); the same
- *    convention as zkcrypto's bls12_381, whose final exponentiation, like
- *    ours, yields the cube of f^((p^12 - 1)/r);
+ *    12 coefficients appear as the expected value of zkcrypto's
+ *    bls12_381::pairing(G1, G2) in RISC Zero's test
+ *    "test_pairing_result_against_relic". That convention, like our final
+ *    exponentiation, is the cube of f^((p^12 - 1)/r);
  *  - the final exponentiation is compared with plain exponentiation by
  *    3 (p^12 - 1)/r, the exponent built with GMP;
  *  - multiples of points come from a slow affine double-and-add written here

@@ -52,7 +52,7 @@ typedef struct { cz_fp2 x, y, zz, zzz; } cz_g2_xyzz;
     int  cz_##G##_is_inf(const cz_##G##_jac *p);                                 \
     void cz_##G##_from_aff(cz_##G##_jac *out, const cz_##G##_aff *p);            \
     void cz_##G##_to_aff(cz_##G##_aff *out, const cz_##G##_jac *p);              \
-    /* n points, one inversion; scratch holds n base-field elements */           \
+    /* n points, one inversion (out[i].x is the scratch); out, in disjoint */    \
     void cz_##G##_batch_to_aff(cz_##G##_aff *out, const cz_##G##_jac *in,        \
                                size_t n);                                        \
     int  cz_##G##_eq(const cz_##G##_jac *a, const cz_##G##_jac *b);              \
@@ -64,6 +64,8 @@ typedef struct { cz_fp2 x, y, zz, zzz; } cz_g2_xyzz;
                             const cz_##G##_aff *b);                              \
     int  cz_##G##_on_curve(const cz_##G##_jac *p);                               \
     int  cz_##G##_in_subgroup(const cz_##G##_jac *p);                            \
+    /* the definition [r]P == O, slower; for tests */                            \
+    int  cz_##G##_in_subgroup_slow(const cz_##G##_jac *p);                       \
     /* XYZZ */                                                                   \
     void cz_##G##_xyzz_set_inf(cz_##G##_xyzz *p);                                \
     int  cz_##G##_xyzz_is_inf(const cz_##G##_xyzz *p);                           \

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CUZK_NO_ASM)
-#define CZ_HAVE_ADX_ASM 0 /* set to 1 once ff_x86_adx.c exists */
+#define CZ_HAVE_ADX_ASM 1
 #else
 #define CZ_HAVE_ADX_ASM 0
 #endif

@@ -51,6 +51,12 @@ void cz_fp6_mul_by_v(cz_fp6 *out, const cz_fp6 *a);
 void cz_fp6_inv(cz_fp6 *out, const cz_fp6 *a);
 void cz_fp6_frobenius(cz_fp6 *out, const cz_fp6 *a, int power);
 void cz_fp6_random(cz_fp6 *out, cz_rng *rng);
+int  cz_fp6_is_one(const cz_fp6 *a);
+void cz_fp6_dbl(cz_fp6 *out, const cz_fp6 *a);
+void cz_fp6_mul_by_fp2(cz_fp6 *out, const cz_fp6 *a, const cz_fp2 *b);
+/* sparse products for the pairing: a (b0 + b1 v) and a (b1 v) */
+void cz_fp6_mul_by_01(cz_fp6 *out, const cz_fp6 *a, const cz_fp2 *b0, const cz_fp2 *b1);
+void cz_fp6_mul_by_1(cz_fp6 *out, const cz_fp6 *a, const cz_fp2 *b1);
 
 /* ---- Fp12 (fp12.c) ---- */
 void cz_fp12_zero(cz_fp12 *out);
@@ -66,5 +72,16 @@ void cz_fp12_inv(cz_fp12 *out, const cz_fp12 *a);
 void cz_fp12_pow(cz_fp12 *out, const cz_fp12 *a, const uint64_t *e, size_t nlimbs);
 void cz_fp12_frobenius(cz_fp12 *out, const cz_fp12 *a, int power);
 void cz_fp12_random(cz_fp12 *out, cz_rng *rng);
+int  cz_fp12_is_zero(const cz_fp12 *a);
+/* a times the sparse line c0 + c1 w^2 + c4 w^3 (coefficients 0, 1, 4 of the
+ * basis 1, v, v^2, w, vw, v^2w; the M-type twist line shape) */
+void cz_fp12_mul_by_014(cz_fp12 *out, const cz_fp12 *a, const cz_fp2 *c0,
+                        const cz_fp2 *c1, const cz_fp2 *c4);
+/* Only for a in the cyclotomic subgroup (a^(p^4 - p^2 + 1) = 1; any
+ * f^((p^6 - 1)(p^2 + 1)) is there); other inputs give wrong results:
+ * Granger–Scott squaring, and a^x for the BLS12-381 parameter
+ * x = -0xd201000000010000. */
+void cz_fp12_cyclotomic_sqr(cz_fp12 *out, const cz_fp12 *a);
+void cz_fp12_cyclotomic_exp_x(cz_fp12 *out, const cz_fp12 *a);
 
 #endif

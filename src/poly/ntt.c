@@ -1,0 +1,162 @@
+/* ntt.c — iterative radix-2 Cooley–Tukey NTT: bit-reversal permutation, then
+ * log n butterfly stages. Each stage's n/2 butterflies are split into chunks
+ * handed to the pool, so small and large stages parallelise the same way.
+ * Twiddles for a stage with half-size m are tw[j * (n / 2m)]. */
+#include "poly/ntt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK 1024 /* butterflies (or elements) per pool item */
+
+cz_err cz_ntt_domain_init(cz_ntt_domain *d, int log_n, uint64_t generator)
+{
+    memset(d, 0, sizeof *d);
+    if (log_n < 0 || log_n > CZ_FR_TWO_ADICITY) return CZ_ERR_INVALID_ARG;
+    cz_fr g;
+    cz_fr_from_u64(&g, generator);
+    if (cz_fr_legendre(&g) != -1) return CZ_ERR_INVALID_ARG; /* not a generator of the 2-part */
+    d->log_n = log_n;
+    d->n = (size_t)1 << log_n;
+    /* t = (r - 1) >> 32, then omega = g^(t * 2^(32 - log_n)) */
+    uint64_t e[4];
+    for (int i = 0; i < 4; i++) e[i] = cz_fr_modulus.l[i];
+    e[0] -= 1;
+    int shift = log_n; /* (r-1) / 2^log_n */
+    for (int s = 0; s < shift; s++) {
+        for (int i = 0; i < 3; i++) e[i] = (e[i] >> 1) | (e[i + 1] << 63);
+        e[3] >>= 1;
+    }
+    cz_fr_pow(&d->omega, &g, e, 4);
+    cz_fr_inv(&d->omega_inv, &d->omega);
+    cz_fr n_fr;
+    cz_fr_from_u64(&n_fr, d->n);
+    cz_fr_inv(&d->n_inv, &n_fr);
+    d->gen = g;
+    cz_fr_inv(&d->gen_inv, &g);
+    size_t half = d->n / 2 ? d->n / 2 : 1;
+    d->tw = malloc(half * sizeof(cz_fr));
+    d->tw_inv = malloc(half * sizeof(cz_fr));
+    if (!d->tw || !d->tw_inv) { cz_ntt_domain_free(d); return CZ_ERR_NOMEM; }
+    cz_fr_one(&d->tw[0]);
+    cz_fr_one(&d->tw_inv[0]);
+    for (size_t j = 1; j < half; j++) {
+        cz_fr_mul(&d->tw[j], &d->tw[j - 1], &d->omega);
+        cz_fr_mul(&d->tw_inv[j], &d->tw_inv[j - 1], &d->omega_inv);
+    }
+    return CZ_OK;
+}
+
+void cz_ntt_domain_free(cz_ntt_domain *d)
+{
+    free(d->tw);
+    free(d->tw_inv);
+    d->tw = d->tw_inv = NULL;
+}
+
+static inline size_t bitrev(size_t x, int bits)
+{
+    size_t r = 0;
+    for (int i = 0; i < bits; i++) { r = (r << 1) | (x & 1); x >>= 1; }
+    return r;
+}
+
+struct job {
+    cz_fr *a;
+    const cz_fr *tw;
+    const cz_fr *c;
+    size_t n, m, stride;
+    int log_n;
+};
+
+static void bitrev_chunk(void *ctx, size_t item)
+{
+    struct job *j = ctx;
+    size_t end = (item + 1) * CHUNK < j->n ? (item + 1) * CHUNK : j->n;
+    for (size_t i = item * CHUNK; i < end; i++) {
+        size_t r = bitrev(i, j->log_n);
+        if (i < r) { cz_fr t = j->a[i]; j->a[i] = j->a[r]; j->a[r] = t; }
+    }
+}
+
+static void stage_chunk(void *ctx, size_t item)
+{
+    struct job *j = ctx;
+    size_t nb = j->n / 2;
+    size_t end = (item + 1) * CHUNK < nb ? (item + 1) * CHUNK : nb;
+    size_t m = j->m;
+    for (size_t b = item * CHUNK; b < end; b++) {
+        size_t blk = b / m, k = b % m;
+        size_t i0 = blk * 2 * m + k, i1 = i0 + m;
+        cz_fr t;
+        if (k) cz_fr_mul(&t, &j->a[i1], &j->tw[k * j->stride]);
+        else t = j->a[i1];
+        cz_fr_sub(&j->a[i1], &j->a[i0], &t);
+        cz_fr_add(&j->a[i0], &j->a[i0], &t);
+    }
+}
+
+static size_t nchunks(size_t n) { return (n + CHUNK - 1) / CHUNK; }
+
+static void transform(const cz_ntt_domain *d, cz_fr *a, const cz_fr *tw, cz_pool *pool)
+{
+    struct job j = {.a = a, .tw = tw, .n = d->n, .log_n = d->log_n};
+    if (d->n < 2) return;
+    cz_pool_run(pool, nchunks(d->n), bitrev_chunk, &j);
+    for (size_t m = 1; m < d->n; m *= 2) {
+        j.m = m;
+        j.stride = d->n / (2 * m);
+        cz_pool_run(pool, nchunks(d->n / 2), stage_chunk, &j);
+    }
+}
+
+static void scale_chunk(void *ctx, size_t item)
+{
+    struct job *j = ctx;
+    size_t start = item * CHUNK;
+    size_t end = start + CHUNK < j->n ? start + CHUNK : j->n;
+    cz_fr p;
+    uint64_t e = start;
+    cz_fr_pow(&p, j->c, &e, 1);
+    for (size_t i = start; i < end; i++) {
+        cz_fr_mul(&j->a[i], &j->a[i], &p);
+        cz_fr_mul(&p, &p, j->c);
+    }
+}
+
+void cz_ntt_scale_powers(cz_fr *a, size_t n, const cz_fr *c, cz_pool *pool)
+{
+    struct job j = {.a = a, .c = c, .n = n};
+    cz_pool_run(pool, nchunks(n), scale_chunk, &j);
+}
+
+static void mul_const_chunk(void *ctx, size_t item)
+{
+    struct job *j = ctx;
+    size_t end = (item + 1) * CHUNK < j->n ? (item + 1) * CHUNK : j->n;
+    for (size_t i = item * CHUNK; i < end; i++) cz_fr_mul(&j->a[i], &j->a[i], j->c);
+}
+
+void cz_ntt_forward(const cz_ntt_domain *d, cz_fr *a, cz_pool *pool)
+{
+    transform(d, a, d->tw, pool);
+}
+
+void cz_ntt_inverse(const cz_ntt_domain *d, cz_fr *a, cz_pool *pool)
+{
+    transform(d, a, d->tw_inv, pool);
+    struct job j = {.a = a, .c = &d->n_inv, .n = d->n};
+    cz_pool_run(pool, nchunks(d->n), mul_const_chunk, &j);
+}
+
+void cz_ntt_coset_forward(const cz_ntt_domain *d, cz_fr *a, cz_pool *pool)
+{
+    cz_ntt_scale_powers(a, d->n, &d->gen, pool);
+    cz_ntt_forward(d, a, pool);
+}
+
+void cz_ntt_coset_inverse(const cz_ntt_domain *d, cz_fr *a, cz_pool *pool)
+{
+    cz_ntt_inverse(d, a, pool);
+    cz_ntt_scale_powers(a, d->n, &d->gen_inv, pool);
+}

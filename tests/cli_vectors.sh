@@ -12,18 +12,21 @@ bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 FILE="$SRC/vectors/noble.json"
 cp "$FILE" "$T/all.json"
-# Until the group layers are in this build, the group/decode/pairing ops are
-# unknown to the runner: keep only the field-op lines of the file then.
-printf '{"curve":"bls12-381","cases":[{"op":"g1_add","p":"c0","q":"c0","out":"c0"}]}' > "$T/probe.json"
-if "$CUZK" vectors check "$T/probe.json" | grep -q "unknown op"; then
-  echo "SKIP: group, decode and pairing ops not in this build; checking field ops only"
+# While a layer is missing from this build (the pairing lands separately),
+# its ops are unknown to the runner: leave those lines out, saying so.
+unknown=""
+for op in $(grep -o '"op":"[a-z0-9_]*"' "$FILE" | sort -u | cut -d'"' -f4); do
+  printf '{"curve":"bls12-381","cases":[{"op":"%s"}]}' "$op" > "$T/probe.json"
+  "$CUZK" vectors check "$T/probe.json" | grep -q "unknown op" && unknown="$unknown $op"
+done
+if [ -n "$unknown" ]; then
+  echo "SKIP: ops not in this build:$unknown"
+  pat=$(echo $unknown | sed 's/ /|/g')
   { sed -n '1,/"cases": \[/p' "$FILE"
-    grep -E '"op":"f[pr]_' "$FILE" | sed '$ s/,$//'
+    grep '"op":' "$FILE" | grep -Ev "\"op\":\"($pat)\"" | sed '$ s/,$//'
     printf '  ]\n}\n'; } > "$T/all.json"
-  GROUP=0
-else
-  GROUP=1
 fi
+has() { ! grep -qw "$1" <<<"$unknown"; }
 n=$(grep -c '"op":' "$T/all.json")
 
 # 1. the committed file passes in full
@@ -33,8 +36,8 @@ tail -n 1 <<<"$out"
   || { bad "noble.json: rc=$rc, want '$n passed, 0 failed'"; grep FAIL <<<"$out" | head -20; }
 
 # 2. one altered out: last hex digit of the first fp_mul / g1_add / g2_mul / fr_inv result
-ops="fp_mul fr_inv"; [ $GROUP -eq 1 ] && ops="$ops g1_add g2_mul g1_decode"
-for op in $ops; do
+for op in fp_mul fr_inv g1_add g2_mul g1_decode; do
+  has $op || continue
   line=$(grep -n "\"op\":\"$op\"" "$T/all.json" | head -n 1 | cut -d: -f1)
   [ -n "$line" ] || { bad "no $op case in noble.json"; continue; }
   last=$(sed -n "${line}p" "$T/all.json" | grep -o '"out":"[0-9a-fA-F]*"' | tail -c 3 | head -c 1)
@@ -47,18 +50,18 @@ for op in $ops; do
 done
 
 # 3. a flipped boolean
-if [ $GROUP -eq 1 ]; then
+if has pairing_check; then
 line=$(grep -n '"op":"pairing_check".*"out":true' "$T/all.json" | head -n 1 | cut -d: -f1)
 sed "${line}s/\"out\":true/\"out\":false/" "$T/all.json" > "$T/alt.json"
 out=$("$CUZK" vectors check "$T/alt.json"); rc=$?
 [ $rc -eq 1 ] && grep -qx "$((n - 1)) passed, 1 failed" <<<"$out" && ok "pairing_check flipped: 1 failed" \
   || bad "pairing_check flipped: rc=$rc"
+fi
 line=$(grep -n '"op":"g2_decode".*"valid":false' "$T/all.json" | head -n 1 | cut -d: -f1)
 sed "${line}s/\"valid\":false/\"valid\":true/" "$T/all.json" > "$T/alt.json"
 out=$("$CUZK" vectors check "$T/alt.json"); rc=$?
 [ $rc -eq 1 ] && grep -qx "$((n - 1)) passed, 1 failed" <<<"$out" && ok "g2_decode valid flipped: 1 failed" \
   || bad "g2_decode valid flipped: rc=$rc"
-fi
 
 # 4. malformed cases and unknown ops count as failures, with a reason each
 cat > "$T/cases.json" <<'J'
@@ -109,7 +112,7 @@ check2 "empty file" ''
 # 6. corrupted copies: any verdict, but never a crash (exit 0, 1 or 2 only)
 size=$(wc -c < "$T/all.json")
 chars='0123456789abcdef"{}[],:x \\'
-for k in $(seq 1 40); do
+for k in $(seq 1 25); do
   cp "$T/all.json" "$T/c.json"
   for j in 1 2 3; do
     off=$(( (RANDOM * 32768 + RANDOM) % size ))
@@ -119,7 +122,7 @@ for k in $(seq 1 40); do
   "$CUZK" vectors check "$T/c.json" > /dev/null 2>&1; rc=$?
   [ $rc -le 2 ] || { bad "corrupted copy $k: rc=$rc"; cp "$T/c.json" "${BUILD:-/tmp}/cli_vectors_crash_$k.json"; }
 done
-ok "40 corrupted copies ran without a crash"
+ok "25 corrupted copies ran without a crash"
 
 echo "cli_vectors: $fails failed"
 [ $fails -eq 0 ]

@@ -224,7 +224,7 @@ static int check_file(const char *path, int verbose)
         fprintf(stderr, "cuzk vectors: %s: \"cases\" is empty\n", path);
     } else {
         size_t passed = 0, failed = 0;
-        char buf[1024];
+        char buf[2048];
         cz__vmsg m = { buf, sizeof buf };
         for (size_t i = 0; i < cases->n; i++) {
             const cz_json *c = cases->items[i];

@@ -190,18 +190,14 @@ static int usage(void)
     return 2;
 }
 
-static int check_file(const char *path, int verbose)
+int cz__vectors_check_text(const char *path, const char *text, size_t len, int verbose)
 {
-    size_t len = 0;
-    char *text = read_file(path, &len);
-    if (!text) return 2;
     cz_json *doc = NULL;
     cz_json_error jerr;
     cz_err e = cz_json_parse(&doc, text, len, 0, &jerr);
     if (e != CZ_OK) {
         fprintf(stderr, "cuzk vectors: %s:%zu:%zu: %s\n", path, jerr.line, jerr.col,
                 e == CZ_ERR_PARSE ? jerr.msg : cz_strerror(e));
-        free(text);
         return 2;
     }
     int rc = 2;
@@ -256,6 +252,15 @@ static int check_file(const char *path, int verbose)
         rc = failed ? 1 : 0;
     }
     cz_json_free(doc);
+    return rc;
+}
+
+static int check_file(const char *path, int verbose)
+{
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    if (!text) return 2;
+    int rc = cz__vectors_check_text(path, text, len, verbose);
     free(text);
     return rc;
 }

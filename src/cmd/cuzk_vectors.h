@@ -42,6 +42,10 @@ int cz__vint_fr(cz_fr *out, const cz_json *c, const char *key, cz__vmsg *m);
 /* Byte string member (even-length hex) into buf, at most cap bytes. */
 int cz__vbytes(uint8_t *buf, size_t cap, size_t *len, const cz_json *c, const char *key, cz__vmsg *m);
 
+/* Run every case of a vector file already in memory (path only names it in
+ * messages); prints as the command does and returns its exit code. */
+int cz__vectors_check_text(const char *path, const char *text, size_t len, int verbose);
+
 /* the op tables, each ending with {NULL, NULL} */
 extern const cz__vop cz__vops_ff[];
 extern const cz__vop cz__vops_ec[];

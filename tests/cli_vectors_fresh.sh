@@ -12,12 +12,6 @@ trap 'rm -rf "$T"' EXIT
 seed=${CZ_VECTORS_SEED:-fresh-$(date +%s)-$RANDOM$RANDOM}
 echo "cli_vectors_fresh: seed $seed (set CZ_VECTORS_SEED to replay)"
 node "$SRC/scripts/gen-vectors.mjs" --seed "$seed" --random 6 --pairings 2 --out "$T/fresh.json" || { echo "FAIL: generator"; exit 1; }
-unknown=""
-for op in $(grep -o '"op":"[a-z0-9_]*"' "$T/fresh.json" | sort -u | cut -d'"' -f4); do
-  printf '{"curve":"bls12-381","cases":[{"op":"%s"}]}' "$op" > "$T/probe.json"
-  "$CUZK" vectors check "$T/probe.json" | grep -q "unknown op" && unknown="$unknown $op"
-done
-if [ -n "$unknown" ]; then echo "SKIP: ops not in this build:$unknown"; exit 0; fi
 n=$(grep -c '"op":' "$T/fresh.json")
 out=$("$CUZK" vectors check "$T/fresh.json"); rc=$?
 echo "$out" | tail -n 30

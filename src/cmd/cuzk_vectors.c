@@ -10,9 +10,11 @@
  * One line is printed per failing case, then the summary. Exit 0 when every
  * case passed, 1 when any failed.
  *
- * The helpers that read case members (shared through cuzk_vectors.h) live
- * here too: they accept hex with or without 0x, in either case, and integers
- * of any length, since files come from other implementations. */
+ * Files come from other implementations, so what is unambiguous is accepted:
+ * a leading UTF-8 BOM, the curve name in any case with '-' or '_', hex with or
+ * without 0x in either case, integers of any length (or as JSON numbers), the
+ * strings "true"/"false" for booleans. A member given twice makes the case
+ * malformed. The helpers that read case members (cuzk_vectors.h) live here. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -59,11 +61,18 @@ int cz__vbool(const cz_json *c, const char *key, int *out, cz__vmsg *m)
 {
     const cz_json *v = member(c, key, m);
     if (!v) return 0;
-    if (v->type != CZ_JSON_TRUE && v->type != CZ_JSON_FALSE)
-        return cz__vfail(m, "malformed case: \"%s\" is a %s, expected true or false", key,
-                         cz_json_type_name(v->type));
-    *out = v->type == CZ_JSON_TRUE;
-    return 1;
+    if (v->type == CZ_JSON_TRUE || v->type == CZ_JSON_FALSE) {
+        *out = v->type == CZ_JSON_TRUE;
+        return 1;
+    }
+    /* the strings "true" / "false" mean the same, in any case */
+    if (v->type == CZ_JSON_STRING && (!strcasecmp(v->str, "true") || !strcasecmp(v->str, "false"))
+        && strlen(v->str) == v->len) {
+        *out = !strcasecmp(v->str, "true");
+        return 1;
+    }
+    return cz__vfail(m, "malformed case: \"%s\" is a %s, expected true or false", key,
+                     cz_json_type_name(v->type));
 }
 
 /* Horner's rule in the field: acc = acc * base + digit, for hex strings and
@@ -193,6 +202,10 @@ static int usage(void)
 int cz__vectors_check_text(const char *path, const char *text, size_t len, int verbose)
 {
     cz_json *doc = NULL;
+    /* a UTF-8 byte order mark, which some tools write, is skipped (RFC 8259 §8.1) */
+    const char *all = text;
+    size_t all_len = len;
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) { text += 3; len -= 3; }
     cz_json_error jerr;
     cz_err e = cz_json_parse(&doc, text, len, 0, &jerr);
     if (e != CZ_OK) {
@@ -238,7 +251,7 @@ int cz__vectors_check_text(const char *path, const char *text, size_t len, int v
                 else ok = fn(c, &m);
             }
             size_t line, col;
-            cz_json_line_col(text, len, c->offset, &line, &col);
+            cz_json_line_col(all, all_len, c->offset + (size_t)(text - all), &line, &col);
             if (ok) {
                 passed++;
                 if (verbose) printf("case %zu (%.40s, line %zu): ok\n", i, opname, line);

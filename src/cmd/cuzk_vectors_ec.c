@@ -1,5 +1,5 @@
-/* cuzk_vectors_ec.c — the group and decoding ops of `cuzk vectors check`:
- * g1_add, g2_add, g1_mul, g2_mul, g1_decode, g2_decode.
+/* cuzk_vectors_ec.c — the group, decoding and pairing ops of `cuzk vectors
+ * check`: g1_add, g2_add, g1_mul, g2_mul, g1_decode, g2_decode, pairing_check.
  *
  * Input points (p, q) are ZCash encodings, compressed or uncompressed, and go
  * through the full decoder with the subgroup check; one that fails makes the
@@ -7,12 +7,15 @@
  * in the r-torsion, so k·P = (k mod r)·P). A result is compared byte for byte
  * with the expected encoding in the form it was given (compressed or
  * uncompressed). A decode case passes when our verdict equals "valid" and,
- * for a valid input with "out", our encoding of the point equals "out". */
+ * for a valid input with "out", our encoding of the point equals "out".
+ * pairing_check decodes every [g1, g2] pair the same way and compares
+ * cz_pairing_check (the product of the pairings is 1) with the boolean out. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cuzk_vectors.h"
 #include "ec/ec.h"
+#include "pairing/pairing.h"
 #include "util/hex.h"
 
 /* our encoding of a point in the form (length) of want; 1 if they are equal */
@@ -103,9 +106,69 @@
 GROUP_OPS(g1, G1, "G1")
 GROUP_OPS(g2, G2, "G2")
 
+/* one element of a pair: a hex string decoded as a point of the group */
+#define PAIR_POINT(G, GU, NAME)                                                              \
+    static int G##_pair_point(cz_##G##_aff *out, const cz_json *v, size_t i, cz__vmsg *m)    \
+    {                                                                                        \
+        uint8_t b[CZ_##GU##_UNCOMPRESSED];                                                   \
+        size_t n;                                                                            \
+        if (v->type != CZ_JSON_STRING)                                                       \
+            return cz__vfail(m, "malformed case: pairs[%zu] " NAME " is a %s, expected hex", \
+                             i, cz_json_type_name(v->type));                                 \
+        cz_err e = cz_hex_to_bytes(b, sizeof b, &n, v->str, v->len);                         \
+        if (e == CZ_OK) e = cz_##G##_decode(out, b, n, 1);                                   \
+        if (e != CZ_OK)                                                                      \
+            return cz__vfail(m, "malformed case: pairs[%zu] " NAME " is not a valid point: %s", \
+                             i, cz_strerror(e));                                             \
+        return 1;                                                                            \
+    }
+PAIR_POINT(g1, G1, "G1")
+PAIR_POINT(g2, G2, "G2")
+
+static int pairing_check_op(const cz_json *c, cz__vmsg *m)
+{
+    int want;
+    size_t n = cz_json_key_count(c, "pairs");
+    const cz_json *pairs = cz_json_get(c, "pairs");
+    if (n != 1) return cz__vfail(m, "malformed case: %s \"pairs\"", n ? "more than one" : "missing");
+    if (pairs->type != CZ_JSON_ARRAY)
+        return cz__vfail(m, "malformed case: \"pairs\" is a %s, expected an array",
+                         cz_json_type_name(pairs->type));
+    if (!cz__vbool(c, "out", &want, m)) return 0;
+    n = pairs->n;
+    cz_g1_aff *p = malloc((n ? n : 1) * sizeof *p);
+    cz_g2_aff *q = malloc((n ? n : 1) * sizeof *q);
+    int ok = p && q;
+    if (!ok) cz__vfail(m, "out of memory");
+    for (size_t i = 0; ok && i < n; i++) {
+        const cz_json *pr = pairs->items[i], *a = NULL, *b = NULL;
+        if (pr->type == CZ_JSON_ARRAY && pr->n == 2) {
+            a = pr->items[0];
+            b = pr->items[1];
+        } else if (pr->type == CZ_JSON_OBJECT && pr->n == 2) {  /* {"g1":..,"g2":..} too */
+            a = cz_json_get(pr, "g1");
+            b = cz_json_get(pr, "g2");
+        }
+        if (!a || !b)
+            ok = cz__vfail(m, "malformed case: pairs[%zu] is not a [g1, g2] pair", i);
+        else
+            ok = g1_pair_point(&p[i], a, i, m) && g2_pair_point(&q[i], b, i, m);
+    }
+    if (ok) {
+        int got = cz_pairing_check(p, q, n);
+        if (got != want)
+            ok = cz__vfail(m, "expected %s, got %s (product of %zu pairings %s 1)",
+                           want ? "true" : "false", got ? "true" : "false", n, got ? "is" : "is not");
+    }
+    free(p);
+    free(q);
+    return ok;
+}
+
 const cz__vop cz__vops_ec[] = {
     { "g1_add", g1_add_op }, { "g2_add", g2_add_op },
     { "g1_mul", g1_mul_op }, { "g2_mul", g2_mul_op },
     { "g1_decode", g1_decode_op }, { "g2_decode", g2_decode_op },
+    { "pairing_check", pairing_check_op },
     { NULL, NULL },
 };

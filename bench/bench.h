@@ -35,13 +35,23 @@ int cz__bench_wants(const cz_bench *b, const char *op);
 void cz__bench_op(cz_bench *b, const char *op, const char *note, cz_bench_fn fn,
                   void *state);
 
+/* time a big one-shot operation (an MSM, an NTT): fn(state, 1) runs it once.
+ * One untimed warm-up run, then a fixed small number of timed runs (--reps,
+ * default 5, quick 2; more, up to --batches, when a run is under 0.1 s).
+ * Records the median / min / max wall ns per run and the median CPU time of
+ * the whole process per run (all threads, so a 2-thread op shows up to twice
+ * its wall time). The JSON marks these rows "mode": "once". */
+void cz__bench_once(cz_bench *b, const char *op, const char *note, cz_bench_fn fn,
+                    void *state);
+
 /* record a line of context for this run (e.g. a result check) */
 void cz__bench_note(cz_bench *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 void cz__bench_register(int order, const char *name, cz_bench_group_fn fn);
 
-/* Register a group; order sorts groups (ff 10, ec 20, pairing 30). */
+/* Register a group; order sorts groups (ff 10, ec 20, pairing 30, msm 40,
+ * ntt 45). */
 #define CZ_BENCH_GROUP(order, name, fn)                                        \
     __attribute__((constructor)) static void fn##_register(void)              \
     {                                                                          \

@@ -1,14 +1,16 @@
 /* bench_main.c — cuzk-bench: runs the registered groups (bench_*.c), prints
  * a table and optionally writes JSON.
  *
- *   cuzk-bench [--quick] [--filter SUBSTR] [--batches N] [--json FILE] [--markdown]
+ *   cuzk-bench [--quick] [--filter SUBSTR] [--batches N] [--reps N] [--json FILE]
+ *              [--markdown]
  *
  * --filter keeps the ops whose "group/op" name contains SUBSTR; --quick uses
  * shorter and fewer batches (for smoke tests); --markdown prints the results
  * once more as a Markdown table (for docs/BENCHMARKS.md). The JSON records,
  * per op, the median / min / max wall-clock ns per operation over the timed
  * batches, the median thread-CPU-time ns per operation, the number of timed
- * iterations, plus the run's context: CPU model, online cores, whether
+ * iterations, plus the run's context (one-shot ops, cz__bench_once, record
+ * per run instead of per operation and whole-process CPU time): CPU model, online cores, whether
  * the field code takes its MULX/ADX path, and the git commit of the source
  * tree (CUZK_GIT_COMMIT at build time, else $CUZK_COMMIT, else `git describe`
  * in the source tree at run time, best effort). */
@@ -38,6 +40,7 @@ typedef struct {
     double cpu_med;       /* ns per op, thread CPU time */
     uint64_t iters;       /* timed iterations, all batches */
     int batches;
+    int once;             /* one-shot op: per run, process CPU time */
 } result;
 
 struct cz_bench {
@@ -45,6 +48,7 @@ struct cz_bench {
     const char *group;
     double target_ns;
     int batches;
+    int reps; /* timed runs of a one-shot op */
     result res[MAX_RESULTS];
     int nres;
     char notes[MAX_NOTES][160];
@@ -167,6 +171,50 @@ void cz__bench_op(cz_bench *b, const char *op, const char *note, cz_bench_fn fn,
     fflush(stdout);
 }
 
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof v[0], cmp_double);
+    return median_sorted(v, n);
+}
+
+void cz__bench_once(cz_bench *b, const char *op, const char *note, cz_bench_fn fn,
+                    void *state)
+{
+    if (!cz__bench_wants(b, op) || b->nres >= MAX_RESULTS) return;
+    double t0 = clock_ns(CLOCK_MONOTONIC);
+    fn(state, 1); /* warm-up: page faults, caches, clocks */
+    double warm = clock_ns(CLOCK_MONOTONIC) - t0;
+    int n = b->reps;
+    if (warm < 0.1e9) { /* cheap: take more runs, up to --batches */
+        double more = 0.5e9 / (warm > 1 ? warm : 1);
+        if (more > n) n = more < b->batches ? (int)more : b->batches;
+        if (n < b->reps) n = b->reps;
+    }
+    if (n > MAX_BATCHES) n = MAX_BATCHES;
+    double wall[MAX_BATCHES], cpu[MAX_BATCHES];
+    for (int i = 0; i < n; i++) {
+        double c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID), w0 = clock_ns(CLOCK_MONOTONIC);
+        fn(state, 1);
+        double w1 = clock_ns(CLOCK_MONOTONIC), c1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+        wall[i] = w1 - w0;
+        cpu[i] = c1 - c0;
+    }
+    result *r = &b->res[b->nres++];
+    snprintf(r->group, sizeof r->group, "%s", b->group);
+    snprintf(r->op, sizeof r->op, "%s", op);
+    snprintf(r->note, sizeof r->note, "%s", note ? note : "");
+    r->med = median_of(wall, n);
+    r->min = wall[0];
+    r->max = wall[n - 1];
+    r->cpu_med = median_of(cpu, n);
+    r->iters = (uint64_t)n;
+    r->batches = n;
+    r->once = 1;
+    printf("%-8s %-20s %12.4g %12.4g %12.4g %12.4g %11llu  %s\n", r->group, r->op, r->med,
+           r->min, r->max, r->cpu_med, (unsigned long long)r->iters, r->note);
+    fflush(stdout);
+}
+
 /* ---- run context ---- */
 
 static void cpu_model(char *out, size_t n)
@@ -277,8 +325,9 @@ static int write_json(const char *path, const cz_bench *b, const context *c)
         json_str(f, r->op);
         fprintf(f, ", \"ns_median\": %.2f, \"ns_min\": %.2f, \"ns_max\": %.2f, "
                    "\"cpu_ns_median\": %.2f, \"iterations\": %llu, \"batches\": %d, "
-                   "\"note\": ",
-                r->med, r->min, r->max, r->cpu_med, (unsigned long long)r->iters, r->batches);
+                   "\"mode\": \"%s\", \"note\": ",
+                r->med, r->min, r->max, r->cpu_med, (unsigned long long)r->iters, r->batches,
+                r->once ? "once" : "chain");
         json_str(f, r->note);
         fputc('}', f);
     }
@@ -288,23 +337,44 @@ static int write_json(const char *path, const cz_bench *b, const context *c)
 
 static void print_markdown(const cz_bench *b, const context *c)
 {
-    printf("\ncommit %s, %s (%ld online), field path %s, %d batches, %s\n\n", c->commit,
+    printf("\ncommit %s, %s (%ld online), field path %s, %d batches, %s\n", c->commit,
            c->cpu, c->cores, c->adx_path ? "mulx/adx" : "portable", b->batches, c->when);
-    printf("| group | op | median ns | min ns | max ns | CPU-time median ns | iterations | what |\n");
-    printf("|---|---|---:|---:|---:|---:|---:|---|\n");
+    int chain = 0, once = 0;
+    for (int i = 0; i < b->nres; i++) {
+        if (b->res[i].once) once++;
+        else chain++;
+    }
+    if (chain) {
+        printf("\n| group | op | median ns | min ns | max ns | CPU-time median ns | iterations | what |\n");
+        printf("|---|---|---:|---:|---:|---:|---:|---|\n");
+    }
     for (int i = 0; i < b->nres; i++) {
         const result *r = &b->res[i];
+        if (r->once) continue;
         printf("| %s | %s | %.1f | %.1f | %.1f | %.1f | %llu | %s |\n", r->group, r->op, r->med,
                r->min, r->max, r->cpu_med, (unsigned long long)r->iters, r->note);
+    }
+    if (once) {
+        printf("\n| group | op | median ms | min ms | max ms | CPU ms (all threads) | runs | what |\n");
+        printf("|---|---|---:|---:|---:|---:|---:|---|\n");
+    }
+    for (int i = 0; i < b->nres; i++) {
+        const result *r = &b->res[i];
+        if (!r->once) continue;
+        printf("| %s | %s | %.2f | %.2f | %.2f | %.2f | %llu | %s |\n", r->group, r->op,
+               r->med / 1e6, r->min / 1e6, r->max / 1e6, r->cpu_med / 1e6,
+               (unsigned long long)r->iters, r->note);
     }
 }
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: cuzk-bench [--quick] [--filter SUBSTR] [--batches N] [--json FILE]\n"
+    fprintf(f, "usage: cuzk-bench [--quick] [--filter SUBSTR] [--batches N] [--reps N]\n"
+               "                  [--json FILE] [--markdown]\n"
                "  --filter SUBSTR  run only ops whose group/op name contains SUBSTR\n"
                "  --quick          short batches (smoke test; numbers are rough)\n"
                "  --batches N      timed batches per op (default 31, quick 5)\n"
+               "  --reps N         timed runs of a one-shot op (MSM, NTT; default 5, quick 2)\n"
                "  --json FILE      also write the results as JSON\n"
                "  --markdown       also print the results as a Markdown table\n");
 }
@@ -313,13 +383,14 @@ int main(int argc, char **argv)
 {
     static cz_bench b;
     const char *json = NULL;
-    int quick = 0, batches = 0, markdown = 0;
+    int quick = 0, batches = 0, markdown = 0, reps = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--markdown")) markdown = 1;
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc) b.filter = argv[++i];
         else if (!strcmp(argv[i], "--batches") && i + 1 < argc) batches = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
@@ -333,7 +404,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "cuzk-bench: --batches must be 1..%d\n", MAX_BATCHES);
         return 2;
     }
+    if (reps < 0 || reps > MAX_BATCHES) {
+        fprintf(stderr, "cuzk-bench: --reps must be 1..%d\n", MAX_BATCHES);
+        return 2;
+    }
     b.batches = batches ? batches : quick ? 5 : 31;
+    b.reps = reps ? reps : quick ? 2 : 5;
     b.target_ns = quick ? 0.5e6 : 2e6;
 
     context c;
@@ -352,8 +428,10 @@ int main(int argc, char **argv)
     printf("cuzk-bench  commit %s  %s\n", c.commit, c.when);
     printf("cpu: %s (%ld online)  adx: cpu %s, field path %s\n", c.cpu, c.cores,
            c.cpu_adx ? "yes" : "no", c.adx_path ? "mulx/adx" : "portable");
-    printf("%d batches of ~%.0f ms per op; ns/op of dependent chains\n\n", b.batches,
+    printf("%d batches of ~%.0f ms per op; ns/op of dependent chains\n", b.batches,
            b.target_ns / 1e6);
+    printf("one-shot ops (msm, ntt): ns per run, median of %d+ runs, CPU = whole process\n\n",
+           b.reps);
     printf("%-8s %-20s %12s %12s %12s %12s %11s  %s\n", "group", "op", "median ns", "min ns",
            "max ns", "cpu med ns", "iterations", "note");
 

@@ -35,6 +35,27 @@ else
   echo "no JSON written"; fail=1
 fi
 
+# one-shot ops (msm, ntt): per-run rows marked "mode": "once"
+"$CUZK_BENCH" --quick --reps 2 --filter _2^16_ --json "$tmp/o.json" >"$tmp/once" 2>&1 \
+    || { echo "cuzk-bench one-shot run failed"; cat "$tmp/once"; fail=1; }
+if [ -s "$tmp/o.json" ] && command -v python3 >/dev/null; then
+  python3 - "$tmp/o.json" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+ops = {r["group"] + "/" + r["op"]: r for r in d["results"]}
+for op in ("msm/g1_2^16_rand_t1", "msm/g1_2^16_bits_t2", "msm/g2_2^16_rand_t2",
+           "ntt/ntt_2^16_fwd_t1", "ntt/ntt_2^16_coset_t2"):
+    assert op in ops, "missing op " + op
+    r = ops[op]
+    assert r["mode"] == "once", r
+    assert 0 < r["ns_min"] <= r["ns_median"] <= r["ns_max"], r
+    assert r["batches"] >= 2 and r["iterations"] == r["batches"], r
+assert not any("2^18" in k for k in ops), "filter _2^16_ let 2^18 through"
+assert ops["msm/g1_2^16_rand_t1"]["ns_median"] > ops["msm/g1_2^16_bits_t1"]["ns_median"]
+PY
+fi
+cat "$tmp/once" >>"$tmp/grp"
+
 # every group present must run, and its built-in consistency check must pass
 for f in _add_mixed pairing/pairing; do
   "$CUZK_BENCH" --quick --batches 1 --filter "$f" >>"$tmp/grp" 2>&1 \

@@ -1,7 +1,14 @@
 /* test_msm.c — MSM against the sum of single scalar multiplications
  * (double-and-add), for G1 and G2: random scalars, bit scalars, mixes with
  * zeros and ones, scalars near r, density-filtered bases, sizes that cross
- * window-width changes, serial and pooled. */
+ * window-width changes, serial and pooled.
+ *
+ * Larger MSMs (G1 n = 5000, G2 n = 1500) run every window width and both
+ * bucket strategies (XYZZ, batch-affine) through cz__msm_config, against a
+ * closed form: each base is a_i P + e_i Q with a_i in {0, 1, -1}, so the MSM
+ * is (sum k_i a_i) P + (sum k_i e_i) Q. Duplicated and negated bases share
+ * the scalar of their original, so batch-affine buckets meet P + P and
+ * P + (-P); small batches (narrow windows) make the conflict queue work. */
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -42,6 +49,78 @@ static void make_scalars(cz_fr *k, size_t n, int kind, cz_rng *rng)
         }
     }
 }
+
+/* bases a_i P + e_i Q: mostly P + i Q (made by additions), every 7th a copy
+ * of an earlier one, every 11th a negated earlier one, every 97th infinity;
+ * k_i random except copies and negations share their original's scalar
+ * (kind 1: scalars from a set of 3 values, so many digits coincide) */
+#define DEFINE_BIG(G)                                                                  \
+    static int big_##G(size_t n, int kind, cz_rng *rng, const int *cfg, size_t ncfg,      \
+                       cz_pool *pool)                                                   \
+    {                                                                                   \
+        cz_##G##_aff *b = malloc(n * sizeof *b);                                        \
+        cz_##G##_jac *j = malloc(n * sizeof *j);                                        \
+        cz_fr *k = malloc(n * sizeof *k), *e = malloc(n * sizeof *e), set[3];            \
+        int *a = malloc(n * sizeof *a), fails = 0;                                      \
+        cz_##G##_jac g, p, q, t;                                                        \
+        cz_##G##_aff qa;                                                                \
+        uint64_t s1[4] = {cz_rng_u64(rng), cz_rng_u64(rng), cz_rng_u64(rng), 7};         \
+        uint64_t s2[4] = {cz_rng_u64(rng), cz_rng_u64(rng), cz_rng_u64(rng), 9};         \
+        cz_##G##_generator_jac(&g);                                                     \
+        cz_##G##_mul(&p, &g, s1, 256);                                                  \
+        cz_##G##_mul(&q, &g, s2, 256);                                                  \
+        cz_##G##_to_aff(&qa, &q);                                                       \
+        for (int i = 0; i < 3; i++) cz_fr_random(&set[i], rng);                         \
+        t = p;                                                                          \
+        for (size_t i = 0; i < n; i++) {                                                \
+            size_t src = i ? cz_rng_u64(rng) % i : 0;                                   \
+            cz_fr_random(&k[i], rng);                                                   \
+            if (kind == 1) k[i] = set[cz_rng_u64(rng) % 3];                             \
+            if (i % 97 == 96) { cz_##G##_set_inf(&j[i]); a[i] = 0; cz_fr_zero(&e[i]); } \
+            else if (i % 7 == 6) { j[i] = j[src]; a[i] = a[src]; e[i] = e[src]; k[i] = k[src]; } \
+            else if (i % 11 == 10) {                                                    \
+                cz_##G##_neg(&j[i], &j[src]);                                           \
+                a[i] = -a[src];                                                         \
+                cz_fr_neg(&e[i], &e[src]);                                              \
+                k[i] = k[src];                                                          \
+            } else {                                                                    \
+                j[i] = t;                                                               \
+                a[i] = 1;                                                               \
+                cz_fr_from_u64(&e[i], i);                                               \
+            }                                                                           \
+            cz_##G##_add_mixed(&t, &t, &qa); /* P + (i + 1) Q */                        \
+        }                                                                               \
+        cz_##G##_batch_to_aff(b, j, n);                                                 \
+        cz_fr sa, se, u;                                                                \
+        cz_fr_zero(&sa);                                                                \
+        cz_fr_zero(&se);                                                                \
+        for (size_t i = 0; i < n; i++) {                                                \
+            if (a[i] > 0) cz_fr_add(&sa, &sa, &k[i]);                                   \
+            if (a[i] < 0) cz_fr_sub(&sa, &sa, &k[i]);                                   \
+            cz_fr_mul(&u, &k[i], &e[i]);                                                \
+            cz_fr_add(&se, &se, &u);                                                    \
+        }                                                                               \
+        cz_fr_from_mont(&sa, &sa);                                                      \
+        cz_fr_from_mont(&se, &se);                                                      \
+        cz_##G##_jac want, w2, got;                                                     \
+        cz_##G##_mul(&want, &p, sa.l, 256);                                             \
+        cz_##G##_mul(&w2, &q, se.l, 256);                                               \
+        cz_##G##_add(&want, &want, &w2);                                                \
+        for (size_t c = 0; c < ncfg; c++) {                                             \
+            cz__msm_config(cfg[2 * c], cfg[2 * c + 1]);                                 \
+            cz_err err = cz_msm_##G(&got, b, k, n, 1, NULL, c & 1 ? NULL : pool);        \
+            if (err != CZ_OK || !cz_##G##_eq(&got, &want)) {                            \
+                fails++;                                                                \
+                fprintf(stderr, #G " n=%zu kind=%d window=%d strategy=%d wrong\n", n,   \
+                        kind, cfg[2 * c], cfg[2 * c + 1]);                              \
+            }                                                                           \
+        }                                                                               \
+        cz__msm_config(0, 0);                                                           \
+        free(b); free(j); free(k); free(e); free(a);                                    \
+        return fails;                                                                   \
+    }
+DEFINE_BIG(g1)
+DEFINE_BIG(g2)
 
 int main(void)
 {
@@ -113,8 +192,22 @@ int main(void)
         CHECK(cz_g1_eq(&got, &want));
         free(db);
     }
+    /* every window width and both strategies, against the closed form */
+    {
+        static const int cfg1[] = {0, 0, 2, 1, 3, 2, 5, 1, 6, 2, 8, 2, 9, 1, 11, 2,
+                                   12, 1, 13, 2, 14, 2, 16, 2};
+        static const int cfg2[] = {0, 0, 4, 2, 7, 1, 10, 2, 12, 2};
+        for (int kind = 0; kind < 2; kind++) {
+            CHECK(big_g1(5000, kind, &rng, cfg1, sizeof cfg1 / sizeof *cfg1 / 2, pool) == 0);
+            CHECK(big_g2(1500, kind, &rng, cfg2, sizeof cfg2 / sizeof *cfg2 / 2, pool) == 0);
+        }
+        /* the batch-affine strategy is what large MSMs get */
+        CHECK(cz__msm_use_batch_affine(cz_msm_window_bits(1 << 20), 1 << 20));
+        CHECK(!cz__msm_use_batch_affine(cz_msm_window_bits(64), 64));
+        CHECK(cz__msm_batch_size(1 << 15) >= 256);
+    }
     /* window choice grows with n and stays in range */
-    CHECK(cz_msm_window_bits(1) >= 1);
+    CHECK(cz_msm_window_bits(1) >= 2);
     CHECK(cz_msm_window_bits(1 << 20) > cz_msm_window_bits(1 << 10));
     CHECK(cz_msm_window_bits((size_t)1 << 27) <= 16);
 

@@ -1,7 +1,8 @@
 /* test_ntt.c — the NTT against the definition: a naive O(n^2) evaluation at
  * the powers of omega (and of g·omega for cosets), the order of omega, the
- * round trips, polynomial products against schoolbook multiplication, and the
- * pool-parallel run against the serial one. */
+ * round trips, polynomial products against schoolbook multiplication, sampled
+ * outputs of larger transforms (past the block-by-block stages) against
+ * Horner evaluation, and the pool-parallel run against the serial one. */
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -138,6 +139,36 @@ int main(void)
         cz_ntt_coset_inverse(&d, c, pool);
         CHECK(vec_eq(a, c, n));
         free(a); free(b); free(c);
+        cz_ntt_domain_free(&d);
+    }
+
+    /* sizes past the block-by-block stages (2^12): forward and coset forward
+     * against Horner evaluation at sampled points */
+    for (int log_n = 13; log_n <= 15; log_n++) {
+        cz_ntt_domain d;
+        CHECK(cz_ntt_domain_init(&d, log_n, 7) == CZ_OK);
+        size_t n = d.n;
+        cz_fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+        for (size_t i = 0; i < n; i++) cz_fr_random(&a[i], &rng);
+        for (int coset = 0; coset < 2; coset++) {
+            memcpy(b, a, n * sizeof *a);
+            if (coset) cz_ntt_coset_forward(&d, b, log_n == 14 ? NULL : pool);
+            else cz_ntt_forward(&d, b, log_n == 14 ? NULL : pool);
+            for (int s = 0; s < 12; s++) {
+                size_t i = s < 4 ? (size_t)s : s < 8 ? n - 1 - (size_t)(s - 4) : cz_rng_u64(&rng) % n;
+                cz_fr x, acc;
+                uint64_t e = i;
+                cz_fr_pow(&x, &d.omega, &e, 1);
+                if (coset) cz_fr_mul(&x, &x, &d.gen);
+                cz_fr_zero(&acc);
+                for (size_t k = n; k-- > 0;) {
+                    cz_fr_mul(&acc, &acc, &x);
+                    cz_fr_add(&acc, &acc, &a[k]);
+                }
+                CHECK_MSG(cz_fr_eq(&acc, &b[i]), "log_n=%d coset=%d i=%zu", log_n, coset, i);
+            }
+        }
+        free(a); free(b);
         cz_ntt_domain_free(&d);
     }
 

@@ -1,46 +1,102 @@
-/* msm.c — window choice, signed-digit extraction, and the G1/G2
+/* msm.c — window and strategy choice, signed-digit extraction, and the G1/G2
  * instantiations of msm_tmpl.h. */
 #include "msm/msm.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+static int cfg_window, cfg_strategy; /* cz__msm_config; 0 = automatic */
+
+/* windows of c >= 2 bits for a scalar k < r < 2^255: k + H must stay below
+ * 2^(nw c) (msm_tmpl.h), which nw c >= 256 gives for c >= 3 (r < 0.91 2^255)
+ * and c = 2 needs one window more */
+static int num_windows(int c) { return (256 + c - 1) / c + (c == 2); }
+
+void cz__msm_config(int window_bits, int strategy)
+{
+    cfg_window = window_bits >= 2 && window_bits <= 16 ? window_bits : 0;
+    cfg_strategy = strategy == 1 || strategy == 2 ? strategy : 0;
+}
+
+static int auto_batch_affine(int c) { return c >= 12; }
+
+int cz__msm_use_batch_affine(int c, size_t n)
+{
+    (void)n;
+    if (cfg_strategy) return cfg_strategy == 2;
+    return auto_batch_affine(c);
+}
+
+size_t cz__msm_batch_size(size_t nbuckets)
+{
+    size_t b = nbuckets / 8;
+    if (b < 32) b = 32;
+    if (b > 4096) b = 4096;
+    return b;
+}
 
 int cz_msm_window_bits(size_t n)
 {
-    /* minimise (windows) x (points + buckets) additions, capped so a bucket
-     * array stays a few MiB per task */
-    int best = 1;
+    if (cfg_window) return cfg_window;
+    /* minimise (windows) x (point additions + bucket-sum additions), in units
+     * of one XYZZ mixed addition: a batch-affine addition costs about 0.6 of
+     * one, a bucket costs two additions in the running sums (~2.4). Capped at
+     * 16 bits so a bucket array stays a few MiB per task. */
+    int best = 2;
     double best_cost = 1e300;
-    for (int c = 1; c <= 16; c++) {
-        double nw = (256 + c - 1) / c;
-        double cost = nw * ((double)n + 2.0 * (double)((size_t)1 << (c - 1)));
+    for (int c = 2; c <= 16; c++) {
+        double nw = num_windows(c);
+        double per_point = auto_batch_affine(c) ? 0.6 : 1.0;
+        double cost = nw * (per_point * (double)n + 2.4 * (double)((size_t)1 << (c - 1)));
         if (cost < best_cost) { best_cost = cost; best = c; }
     }
     return best;
 }
 
-/* signed digit of window w (width c) of the plain scalar k */
-static inline int digit(const cz_fr *k, int w, int c)
+/* kh <- kh + H, H = sum_{w < nw} 2^(c-1) 2^(wc): afterwards every window of
+ * kh is its signed digit plus 2^(c-1) (see msm_tmpl.h) */
+static void add_offset(uint64_t *kh, size_t n, int c, int nw)
 {
-    int carry = 0, d = 0;
-    uint64_t mask = ((uint64_t)1 << c) - 1;
-    for (int i = 0; i <= w; i++) {
-        int bit = i * c;
-        int limb = bit / 64, off = bit % 64;
-        uint64_t v = limb < 4 ? k->l[limb] >> off : 0;
-        if (off + c > 64 && limb + 1 < 4) v |= k->l[limb + 1] << (64 - off);
-        int raw = (int)(v & mask) + carry;
-        if (raw > (1 << (c - 1))) { d = raw - (1 << c); carry = 1; }
-        else { d = raw; carry = 0; }
+    uint64_t h[5] = {0};
+    for (int w = 0; w < nw; w++) {
+        int bit = w * c + c - 1;
+        h[bit / 64] |= (uint64_t)1 << (bit % 64);
     }
-    return d;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t *k = kh + 5 * i;
+        unsigned __int128 acc = 0;
+        for (int l = 0; l < 5; l++) {
+            acc += (unsigned __int128)k[l] + h[l];
+            k[l] = (uint64_t)acc;
+            acc >>= 64;
+        }
+    }
+}
+
+/* signed digit of window w (width c) of a scalar prepared by add_offset */
+static inline int digit(const uint64_t *kh, int w, int c)
+{
+    int bit = w * c;
+    int limb = bit / 64, off = bit % 64;
+    uint64_t v = kh[limb] >> off;
+    if (off + c > 64) v |= kh[limb + 1] << (64 - off);
+    return (int)(v & (((uint64_t)1 << c) - 1)) - (1 << (c - 1));
 }
 
 #define G g1
+#define FE cz_fp
+#define FEP cz_fp
 #include "msm/msm_tmpl.h"
 #undef G
+#undef FE
+#undef FEP
 #define G g2
+#define FE cz_fp2
+#define FEP cz_fp2
 #include "msm/msm_tmpl.h"
 #undef G
+#undef FE
+#undef FEP
 
 cz_err cz_msm_g1(cz_g1_jac *out, const cz_g1_aff *bases, const cz_fr *scalars, size_t n,
                  int scalars_mont, const uint64_t *density, cz_pool *pool)

@@ -4,8 +4,10 @@
  * form (as the prover holds them) or already plain integers. Scalars equal to
  * 0 are skipped and scalars equal to 1 are summed by plain additions (Filecoin
  * witnesses are mostly bits); the rest go through Pippenger with signed-digit
- * windows whose width is chosen from their count, XYZZ buckets and mixed
- * additions. Work is split into (window, chunk of points) tasks over the pool.
+ * windows whose width is chosen from their count, and buckets that are XYZZ
+ * (small windows) or affine with batched additions sharing one inversion
+ * (wide windows). Infinity bases are skipped. Work is split into (window,
+ * chunk of points) tasks over the pool.
  *
  * Density filtering: when `density` is non-NULL, `scalars` has n entries, the
  * bitmap has n bits, and `bases` holds one point for each set bit, in order
@@ -28,5 +30,15 @@ cz_err cz_msm_g2(cz_g2_jac *out, const cz_g2_aff *bases, const cz_fr *scalars, s
 /* the window width the Pippenger part uses for n scalars (exposed for
  * benchmarks and tests) */
 int cz_msm_window_bits(size_t n);
+
+/* Internal, for tests and benchmarks: force the window width (1..16; 0 =
+ * automatic) and the bucket strategy (1 = XYZZ, 2 = batch-affine; 0 =
+ * automatic) of later calls. Process-wide and not synchronised: set it while
+ * no MSM runs. */
+void cz__msm_config(int window_bits, int strategy);
+/* the strategy for window width c and n points per task (1 = batch-affine) */
+int cz__msm_use_batch_affine(int c, size_t n);
+/* additions per shared inversion for nbuckets batch-affine buckets */
+size_t cz__msm_batch_size(size_t nbuckets);
 
 #endif

@@ -1,28 +1,252 @@
 /* msm_tmpl.h — Pippenger for one group, included by msm.c once per group with
- * G defined as g1 or g2 (see msm.h for the contract).
+ * G (g1 or g2), FE (the coordinate field type) and FEP (its function prefix)
+ * defined (see msm.h for the contract).
  *
- * Signed digits: a 255-bit scalar is cut into windows of c bits; a window value
- * above 2^(c-1) becomes value - 2^c with a carry into the next window, so only
- * 2^(c-1) buckets are needed and a negative digit adds -P. The digit of window
- * w is recomputed from window 0 up for each point (a few shifts per window,
- * nothing next to a point addition), so no digit table is stored. */
+ * Signed digits: a scalar k < r is cut into nw windows of c >= 2 bits
+ * (nw * c >= 256, see num_windows). Adding H = sum_w 2^(c-1) 2^(wc) once
+ * per scalar turns every window of k + H into d_w + 2^(c-1) with d_w in [-2^(c-1), 2^(c-1)),
+ * so the digit of any window is one shift and one subtraction (no carry
+ * chain), only 2^(c-1) buckets are needed, and a negative digit adds -P.
+ *
+ * Buckets, two strategies (msm.c picks; see cz__msm_config):
+ *  - XYZZ buckets with mixed additions (8M + 2S each), for small windows;
+ *  - batch-affine buckets for wide windows: buckets stay affine; additions
+ *    are collected into a batch of distinct buckets and finished together
+ *    with one shared inversion (Montgomery's trick: about 5M + 1S per
+ *    addition). A point whose bucket is already in the batch waits in a small
+ *    queue until the batch is flushed. P + P and P + (-P) are caught when the
+ *    batch is built (x equal) and become a doubling or an empty bucket.
+ * Both prefetch the bucket of the next point. The bucket sums
+ * sum_j (j+1) b[j] use running sums in XYZZ. */
 
 #define GCAT_(a, b, c) a##b##c
 #define GCAT(a, b, c) GCAT_(a, b, c)
 #define GF(name) GCAT(cz_, G, _##name)       /* cz_g1_add ... */
 #define GT(kind) GCAT(cz_, G, _##kind)       /* cz_g1_aff ... */
 #define LF(name) GCAT(G, _msm_, name)        /* file-local helpers */
+#define FF(name) GCAT(FEP, _, name)          /* cz_fp_mul ... */
+
+/* -DCZ_MSM_NO_PREFETCH turns the prefetches off (to measure them) */
+#ifdef CZ_MSM_NO_PREFETCH
+#define PREFETCH(p) ((void)(p))
+#else
+#define PREFETCH(p) __builtin_prefetch(p)
+#endif
 
 typedef struct {
     const GT(aff) *bases;
-    const cz_fr *k;     /* plain scalars of the Pippenger part */
+    const uint64_t *kh; /* 5 limbs per scalar: k + H */
     const size_t *idx;  /* which base each scalar belongs to */
     size_t n;
-    int c, nw;
+    int c, nw, batch_affine;
     size_t chunk, nchunks;
     GT(jac) *results;   /* nw * nchunks partial window sums */
     int oom;
 } LF(job);
+
+/* sum_j (j+1) b[j] by running sums from the top */
+#define BUCKET_SUM(res, b, nb, ADD_RUN)                                    \
+    do {                                                                   \
+        GT(xyzz) run_, sum_;                                               \
+        GF(xyzz_set_inf)(&run_);                                           \
+        GF(xyzz_set_inf)(&sum_);                                           \
+        for (size_t i_ = (nb); i_-- > 0;) {                                \
+            ADD_RUN(&run_, &run_, &(b)[i_]);                               \
+            GF(xyzz_add)(&sum_, &sum_, &run_);                             \
+        }                                                                  \
+        GF(xyzz_to_jac)(res, &sum_);                                       \
+    } while (0)
+
+static void LF(window_xyzz)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *res)
+{
+    size_t nb = (size_t)1 << (j->c - 1);
+    GT(xyzz) *b = malloc(nb * sizeof *b);
+    if (!b) { j->oom = 1; GF(set_inf)(res); return; }
+    for (size_t i = 0; i < nb; i++) GF(xyzz_set_inf)(&b[i]);
+    int dn = lo < hi ? digit(j->kh + 5 * lo, w, j->c) : 0;
+    for (size_t i = lo; i < hi; i++) {
+        int d = dn;
+        if (i + 1 < hi) {
+            dn = digit(j->kh + 5 * (i + 1), w, j->c);
+            if (dn) PREFETCH(&b[(dn > 0 ? dn : -dn) - 1]);
+        }
+        if (!d) continue;
+        const GT(aff) *p = &j->bases[j->idx[i]];
+        if (d > 0) GF(xyzz_add_mixed)(&b[d - 1], &b[d - 1], p);
+        else GF(xyzz_sub_mixed)(&b[-d - 1], &b[-d - 1], p);
+    }
+    BUCKET_SUM(res, b, nb, GF(xyzz_add));
+    free(b);
+}
+
+/* ---- batch-affine buckets ---- */
+
+enum { LF(ADD), LF(DBL), LF(ZERO) };
+
+typedef struct {
+    GT(aff) *bk;      /* nb affine buckets; (0, 0) is empty */
+    uint8_t *busy;    /* bucket is in the current batch */
+    size_t cap, m;    /* batch capacity and fill */
+    uint32_t *bb;     /* batch: bucket, */
+    GT(aff) *pt;      /* the point to add (sign applied), */
+    FE *den, *pre;    /* denominator, prefix product, */
+    uint8_t *kind;    /* ADD, DBL or ZERO */
+    size_t qcap, nq;  /* waiting queue */
+    uint32_t *qb;
+    const GT(aff) **qp;
+    uint8_t *qneg;
+} LF(ba);
+
+/* put P (or -P) into bucket b, which is not busy: straight into an empty
+ * bucket, else into the batch */
+static void LF(place)(LF(ba) *s, uint32_t b, const GT(aff) *p, int neg)
+{
+    GT(aff) *a = &s->bk[b];
+    if (GF(aff_is_inf)(a)) {
+        a->x = p->x;
+        if (neg) FF(neg)(&a->y, &p->y);
+        else a->y = p->y;
+        return;
+    }
+    size_t t = s->m++;
+    s->busy[b] = 1;
+    s->bb[t] = b;
+    GT(aff) *q = &s->pt[t];
+    q->x = p->x;
+    if (neg) FF(neg)(&q->y, &p->y);
+    else q->y = p->y;
+}
+
+/* finish the batch with one inversion, then let the queue in */
+static void LF(flush)(LF(ba) *s)
+{
+    size_t m = s->m;
+    if (m) {
+        FE acc;
+        FF(one)(&acc);
+        for (size_t t = 0; t < m; t++) {
+            const GT(aff) *a = &s->bk[s->bb[t]], *p = &s->pt[t];
+            s->pre[t] = acc;
+            FF(sub)(&s->den[t], &p->x, &a->x);
+            if (!FF(is_zero)(&s->den[t])) s->kind[t] = LF(ADD);
+            else if (FF(eq)(&p->y, &a->y) && !FF(is_zero)(&a->y)) {
+                s->kind[t] = LF(DBL);
+                FF(dbl)(&s->den[t], &a->y);
+            } else {
+                s->kind[t] = LF(ZERO);
+                continue;
+            }
+            FF(mul)(&acc, &acc, &s->den[t]);
+        }
+        FF(inv)(&acc, &acc);
+        for (size_t t = m; t-- > 0;) {
+            GT(aff) *a = &s->bk[s->bb[t]];
+            const GT(aff) *p = &s->pt[t];
+            s->busy[s->bb[t]] = 0;
+            if (s->kind[t] == LF(ZERO)) { GF(aff_set_inf)(a); continue; }
+            FE inv, l, x3;
+            FF(mul)(&inv, &acc, &s->pre[t]);
+            FF(mul)(&acc, &acc, &s->den[t]);
+            if (s->kind[t] == LF(ADD)) {
+                FF(sub)(&l, &p->y, &a->y);
+                FF(mul)(&l, &l, &inv);
+                FF(sqr)(&x3, &l);
+                FF(sub)(&x3, &x3, &a->x);
+                FF(sub)(&x3, &x3, &p->x);
+            } else { /* lambda = 3x^2 / 2y */
+                FE t3;
+                FF(sqr)(&l, &a->x);
+                FF(dbl)(&t3, &l);
+                FF(add)(&l, &l, &t3);
+                FF(mul)(&l, &l, &inv);
+                FF(sqr)(&x3, &l);
+                FF(sub)(&x3, &x3, &a->x);
+                FF(sub)(&x3, &x3, &a->x);
+            }
+            FE dx;
+            FF(sub)(&dx, &a->x, &x3);
+            FF(mul)(&dx, &dx, &l);
+            FF(sub)(&a->y, &dx, &a->y);
+            a->x = x3;
+        }
+        s->m = 0;
+    }
+    /* the queue fits in the emptied batch (qcap < cap) */
+    size_t keep = 0;
+    for (size_t q = 0; q < s->nq; q++) {
+        uint32_t b = s->qb[q];
+        if (s->busy[b]) {
+            s->qb[keep] = b;
+            s->qp[keep] = s->qp[q];
+            s->qneg[keep++] = s->qneg[q];
+        } else {
+            LF(place)(s, b, s->qp[q], s->qneg[q]);
+        }
+    }
+    s->nq = keep;
+}
+
+static void LF(window_ba)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *res)
+{
+    size_t nb = (size_t)1 << (j->c - 1);
+    LF(ba) s = {0};
+    s.cap = cz__msm_batch_size(nb);
+    s.qcap = s.cap / 4;
+    s.bk = malloc(nb * sizeof *s.bk);
+    s.busy = calloc(nb, 1);
+    s.bb = malloc(s.cap * sizeof *s.bb);
+    s.pt = malloc(s.cap * sizeof *s.pt);
+    s.den = malloc(s.cap * sizeof *s.den);
+    s.pre = malloc(s.cap * sizeof *s.pre);
+    s.kind = malloc(s.cap);
+    s.qb = malloc(s.qcap * sizeof *s.qb);
+    s.qp = malloc(s.qcap * sizeof *s.qp);
+    s.qneg = malloc(s.qcap);
+    if (!s.bk || !s.busy || !s.bb || !s.pt || !s.den || !s.pre || !s.kind || !s.qb || !s.qp ||
+        !s.qneg) {
+        j->oom = 1;
+        GF(set_inf)(res);
+        goto out;
+    }
+    for (size_t i = 0; i < nb; i++) GF(aff_set_inf)(&s.bk[i]);
+    int dn = lo < hi ? digit(j->kh + 5 * lo, w, j->c) : 0;
+    for (size_t i = lo; i < hi; i++) {
+        int d = dn;
+        if (i + 1 < hi) {
+            dn = digit(j->kh + 5 * (i + 1), w, j->c);
+            if (dn) {
+                const char *pb = (const char *)&s.bk[(dn > 0 ? dn : -dn) - 1];
+                PREFETCH(pb);
+                PREFETCH(pb + sizeof(GT(aff)) - 1);
+            }
+        }
+        if (!d) continue;
+        uint32_t b = (uint32_t)((d > 0 ? d : -d) - 1);
+        const GT(aff) *p = &j->bases[j->idx[i]];
+        if (s.busy[b]) {
+            s.qb[s.nq] = b;
+            s.qp[s.nq] = p;
+            s.qneg[s.nq++] = d < 0;
+            if (s.nq == s.qcap) LF(flush)(&s);
+        } else {
+            LF(place)(&s, b, p, d < 0);
+            if (s.m == s.cap) LF(flush)(&s);
+        }
+    }
+    while (s.m || s.nq) LF(flush)(&s);
+    BUCKET_SUM(res, s.bk, nb, GF(xyzz_add_mixed));
+out:
+    free(s.bk);
+    free(s.busy);
+    free(s.bb);
+    free(s.pt);
+    free(s.den);
+    free(s.pre);
+    free(s.kind);
+    free(s.qb);
+    free(s.qp);
+    free(s.qneg);
+}
 
 static void LF(window_task)(void *ctx, size_t t)
 {
@@ -30,32 +254,8 @@ static void LF(window_task)(void *ctx, size_t t)
     int w = (int)(t / j->nchunks);
     size_t ch = t % j->nchunks;
     size_t lo = ch * j->chunk, hi = lo + j->chunk < j->n ? lo + j->chunk : j->n;
-    size_t nb = (size_t)1 << (j->c - 1);
-    GT(xyzz) *b = malloc(nb * sizeof *b);
-    GT(jac) *res = &j->results[t];
-    if (!b) { j->oom = 1; GF(set_inf)(res); return; }
-    for (size_t i = 0; i < nb; i++) GF(xyzz_set_inf)(&b[i]);
-    for (size_t i = lo; i < hi; i++) {
-        int d = digit(&j->k[i], w, j->c);
-        if (!d) continue;
-        const GT(aff) *p = &j->bases[j->idx[i]];
-        if (d > 0) GF(xyzz_add_mixed)(&b[d - 1], &b[d - 1], p);
-        else {
-            GT(aff) np;
-            GF(aff_neg)(&np, p);
-            GF(xyzz_add_mixed)(&b[-d - 1], &b[-d - 1], &np);
-        }
-    }
-    /* sum_j (j+1) b[j] by running sums from the top */
-    GT(xyzz) run, sum;
-    GF(xyzz_set_inf)(&run);
-    GF(xyzz_set_inf)(&sum);
-    for (size_t i = nb; i-- > 0;) {
-        GF(xyzz_add)(&run, &run, &b[i]);
-        GF(xyzz_add)(&sum, &sum, &run);
-    }
-    GF(xyzz_to_jac)(res, &sum);
-    free(b);
+    if (j->batch_affine) LF(window_ba)(j, w, lo, hi, &j->results[t]);
+    else LF(window_xyzz)(j, w, lo, hi, &j->results[t]);
 }
 
 typedef struct {
@@ -80,12 +280,13 @@ static cz_err GF(msm_impl)(GT(jac) *out, const GT(aff) *bases, const cz_fr *scal
 {
     GF(set_inf)(out);
     cz_err err = CZ_OK;
-    /* split scalars into ones and the rest (plain form) */
+    /* split scalars into ones and the rest (plain form); infinity bases
+     * contribute nothing and are dropped here */
     size_t *ones = malloc((n ? n : 1) * sizeof *ones);
     size_t *idx = malloc((n ? n : 1) * sizeof *idx);
-    cz_fr *k = malloc((n ? n : 1) * sizeof *k);
+    uint64_t *kh = malloc((n ? n : 1) * 5 * sizeof *kh);
     GT(jac) *results = NULL;
-    if (!ones || !idx || !k) { err = CZ_ERR_NOMEM; goto done; }
+    if (!ones || !idx || !kh) { err = CZ_ERR_NOMEM; goto done; }
     size_t n_ones = 0, n_big = 0, base = 0;
     for (size_t i = 0; i < n; i++) {
         if (density && !((density[i / 64] >> (i % 64)) & 1)) continue;
@@ -94,11 +295,14 @@ static cz_err GF(msm_impl)(GT(jac) *out, const GT(aff) *bases, const cz_fr *scal
         if (scalars_mont) cz_fr_from_mont(&s, &scalars[i]);
         else s = scalars[i];
         if (s.l[3] == 0 && s.l[2] == 0 && s.l[1] == 0 && s.l[0] <= 1) {
-            if (s.l[0] == 1) ones[n_ones++] = bi;
+            if (s.l[0] == 1 && !GF(aff_is_inf)(&bases[bi])) ones[n_ones++] = bi;
             continue;
         }
+        if (GF(aff_is_inf)(&bases[bi])) continue;
         idx[n_big] = bi;
-        k[n_big++] = s;
+        memcpy(kh + 5 * n_big, s.l, 4 * sizeof *kh);
+        kh[5 * n_big + 4] = 0;
+        n_big++;
     }
     unsigned th = cz_pool_threads(pool);
     if (n_ones) {
@@ -114,10 +318,12 @@ static cz_err GF(msm_impl)(GT(jac) *out, const GT(aff) *bases, const cz_fr *scal
     }
     if (n_big) {
         int c = cz_msm_window_bits(n_big);
-        int nw = (256 + c - 1) / c; /* 255 bits + room for the last carry */
+        int nw = num_windows(c);
+        add_offset(kh, n_big, c, nw);
         size_t nchunks = ((size_t)2 * th + nw - 1) / nw;
         if (nchunks > n_big) nchunks = 1;
-        LF(job) j = {.bases = bases, .k = k, .idx = idx, .n = n_big, .c = c, .nw = nw,
+        LF(job) j = {.bases = bases, .kh = kh, .idx = idx, .n = n_big, .c = c, .nw = nw,
+                     .batch_affine = cz__msm_use_batch_affine(c, n_big / nchunks),
                      .chunk = (n_big + nchunks - 1) / nchunks, .nchunks = nchunks};
         results = malloc((size_t)nw * nchunks * sizeof *results);
         if (!results) { err = CZ_ERR_NOMEM; goto done; }
@@ -136,13 +342,16 @@ done:
     free(results);
     free(ones);
     free(idx);
-    free(k);
+    free(kh);
     if (err) GF(set_inf)(out);
     return err;
 }
 
+#undef BUCKET_SUM
+#undef PREFETCH
 #undef GCAT_
 #undef GCAT
 #undef GF
 #undef GT
 #undef LF
+#undef FF

@@ -1,13 +1,19 @@
 /* ntt.c — iterative radix-2 Cooley–Tukey NTT: bit-reversal permutation, then
- * log n butterfly stages. Each stage's n/2 butterflies are split into chunks
- * handed to the pool, so small and large stages parallelise the same way.
- * Twiddles for a stage with half-size m are tw[j * (n / 2m)]. */
+ * log n butterfly stages. Twiddles for a stage with half-size m are
+ * tw[j * (n / 2m)].
+ *
+ * After the permutation a stage with half-size m works inside blocks of 2m
+ * consecutive elements, so the first BLK_LOG stages run block by block (one
+ * pool item per block of 2^BLK_LOG elements, which stays in cache, with the
+ * twiddles they need copied into a small contiguous table); each later stage
+ * is one pass whose n/2 butterflies are split into chunks for the pool. */
 #include "poly/ntt.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define CHUNK 1024 /* butterflies (or elements) per pool item */
+#define BLK_LOG 12 /* stages done block by block: blocks of 2^12 elements */
 
 cz_err cz_ntt_domain_init(cz_ntt_domain *d, int log_n, uint64_t generator)
 {
@@ -66,7 +72,7 @@ struct job {
     const cz_fr *tw;
     const cz_fr *c;
     size_t n, m, stride;
-    int log_n;
+    int log_n, blk_log;
 };
 
 static void bitrev_chunk(void *ctx, size_t item)
@@ -79,20 +85,41 @@ static void bitrev_chunk(void *ctx, size_t item)
     }
 }
 
+static inline void butterfly(cz_fr *x0, cz_fr *x1, const cz_fr *w, int k)
+{
+    cz_fr t;
+    if (k) cz_fr_mul(&t, x1, w);
+    else t = *x1;
+    cz_fr_sub(x1, x0, &t);
+    cz_fr_add(x0, x0, &t);
+}
+
+/* the first blk_log stages on block `item`; j->tw is the compact table of
+ * the 2^blk_log-th roots: tw[i] = w^i, i < 2^(blk_log - 1) */
+static void block_chunk(void *ctx, size_t item)
+{
+    struct job *j = ctx;
+    size_t bs = (size_t)1 << j->blk_log, half = bs / 2;
+    cz_fr *a = j->a + item * bs;
+    for (size_t m = 1; m < bs; m *= 2) {
+        size_t stride = half / m;
+        for (size_t blk = 0; blk < bs; blk += 2 * m)
+            for (size_t k = 0; k < m; k++)
+                butterfly(&a[blk + k], &a[blk + k + m], &j->tw[k * stride], (int)(k != 0));
+    }
+}
+
 static void stage_chunk(void *ctx, size_t item)
 {
     struct job *j = ctx;
     size_t nb = j->n / 2;
-    size_t end = (item + 1) * CHUNK < nb ? (item + 1) * CHUNK : nb;
+    size_t b = item * CHUNK, end = b + CHUNK < nb ? b + CHUNK : nb;
     size_t m = j->m;
-    for (size_t b = item * CHUNK; b < end; b++) {
-        size_t blk = b / m, k = b % m;
-        size_t i0 = blk * 2 * m + k, i1 = i0 + m;
-        cz_fr t;
-        if (k) cz_fr_mul(&t, &j->a[i1], &j->tw[k * j->stride]);
-        else t = j->a[i1];
-        cz_fr_sub(&j->a[i1], &j->a[i0], &t);
-        cz_fr_add(&j->a[i0], &j->a[i0], &t);
+    size_t blk = b / m, k = b % m; /* once per chunk; then count */
+    for (; b < end; b++) {
+        size_t i0 = blk * 2 * m + k;
+        butterfly(&j->a[i0], &j->a[i0 + m], &j->tw[k * j->stride], (int)(k != 0));
+        if (++k == m) { k = 0; blk++; }
     }
 }
 
@@ -103,7 +130,18 @@ static void transform(const cz_ntt_domain *d, cz_fr *a, const cz_fr *tw, cz_pool
     struct job j = {.a = a, .tw = tw, .n = d->n, .log_n = d->log_n};
     if (d->n < 2) return;
     cz_pool_run(pool, nchunks(d->n), bitrev_chunk, &j);
-    for (size_t m = 1; m < d->n; m *= 2) {
+    size_t m = 1;
+    int bl = d->log_n < BLK_LOG ? d->log_n : BLK_LOG;
+    if (bl >= 2) {
+        /* w = the 2^bl-th root: tw[i * n / 2^bl] */
+        size_t half = (size_t)1 << (bl - 1), step = d->n >> bl;
+        cz_fr small[(size_t)1 << (BLK_LOG - 1)];
+        for (size_t i = 0; i < half; i++) small[i] = tw[i * step];
+        struct job bj = {.a = a, .tw = small, .n = d->n, .blk_log = bl};
+        cz_pool_run(pool, d->n >> bl, block_chunk, &bj);
+        m = (size_t)1 << bl;
+    }
+    for (; m < d->n; m *= 2) {
         j.m = m;
         j.stride = d->n / (2 * m);
         cz_pool_run(pool, nchunks(d->n / 2), stage_chunk, &j);

@@ -8,7 +8,8 @@
  * closed form: each base is a_i P + e_i Q with a_i in {0, 1, -1}, so the MSM
  * is (sum k_i a_i) P + (sum k_i e_i) Q. Duplicated and negated bases share
  * the scalar of their original, so batch-affine buckets meet P + P and
- * P + (-P); small batches (narrow windows) make the conflict queue work. */
+ * P + (-P); small batches (narrow windows) make the conflict queue work.
+ * All-ones MSMs (20000 / 3000 points) cover the pairwise batch-affine sums. */
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -53,7 +54,9 @@ static void make_scalars(cz_fr *k, size_t n, int kind, cz_rng *rng)
 /* bases a_i P + e_i Q: mostly P + i Q (made by additions), every 7th a copy
  * of an earlier one, every 11th a negated earlier one, every 97th infinity;
  * k_i random except copies and negations share their original's scalar
- * (kind 1: scalars from a set of 3 values, so many digits coincide) */
+ * (kind 1: scalars from a set of 3 values, so many digits coincide; kind 2:
+ * every scalar 1 and copies/negations of the point just before, so the
+ * pairwise sums of the ones path meet P + P and P + (-P)) */
 #define DEFINE_BIG(G)                                                                  \
     static int big_##G(size_t n, int kind, cz_rng *rng, const int *cfg, size_t ncfg,      \
                        cz_pool *pool)                                                   \
@@ -76,6 +79,7 @@ static void make_scalars(cz_fr *k, size_t n, int kind, cz_rng *rng)
             size_t src = i ? cz_rng_u64(rng) % i : 0;                                   \
             cz_fr_random(&k[i], rng);                                                   \
             if (kind == 1) k[i] = set[cz_rng_u64(rng) % 3];                             \
+            if (kind == 2) { src = i ? i - 1 : 0; cz_fr_one(&k[i]); }                    \
             if (i % 97 == 96) { cz_##G##_set_inf(&j[i]); a[i] = 0; cz_fr_zero(&e[i]); } \
             else if (i % 7 == 6) { j[i] = j[src]; a[i] = a[src]; e[i] = e[src]; k[i] = k[src]; } \
             else if (i % 11 == 10) {                                                    \
@@ -201,6 +205,8 @@ int main(void)
             CHECK(big_g1(5000, kind, &rng, cfg1, sizeof cfg1 / sizeof *cfg1 / 2, pool) == 0);
             CHECK(big_g2(1500, kind, &rng, cfg2, sizeof cfg2 / sizeof *cfg2 / 2, pool) == 0);
         }
+        CHECK(big_g1(20000, 2, &rng, cfg1, 2, pool) == 0); /* ones: auto, pooled and serial */
+        CHECK(big_g2(3000, 2, &rng, cfg2, 2, pool) == 0);
         /* the batch-affine strategy is what large MSMs get */
         CHECK(cz__msm_use_batch_affine(cz_msm_window_bits(1 << 20), 1 << 20));
         CHECK(!cz__msm_use_batch_affine(cz_msm_window_bits(64), 64));

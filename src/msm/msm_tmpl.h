@@ -17,7 +17,8 @@
  *    queue until the batch is flushed. P + P and P + (-P) are caught when the
  *    batch is built (x equal) and become a doubling or an empty bucket.
  * Both prefetch the bucket of the next point. The bucket sums
- * sum_j (j+1) b[j] use running sums in XYZZ. */
+ * sum_j (j+1) b[j] use running sums in XYZZ. Scalars equal to 1 are summed
+ * by levels of pairwise batch-affine additions (see ones_task). */
 
 #define GCAT_(a, b, c) a##b##c
 #define GCAT(a, b, c) GCAT_(a, b, c)
@@ -258,6 +259,76 @@ static void LF(window_task)(void *ctx, size_t t)
     else LF(window_xyzz)(j, w, lo, hi, &j->results[t]);
 }
 
+/* ---- sums of many points (the scalars equal to 1) ----
+ * Blocks of ONES_BLOCK points are copied out and halved level by level:
+ * w[j] = w[2j] + w[2j+1], the additions of a level finished ONES_BATCH at a
+ * time with one shared inversion (forward pass: prefix products; backward:
+ * the single inverses; forward again: the sums, which only overwrite entries
+ * already read). The last few points of a block go into an XYZZ sum. */
+#define ONES_BLOCK 16384
+#define ONES_BATCH 1024
+#define ONES_TAIL 32
+
+enum { LF(S_ADD), LF(S_DBL), LF(S_ZERO), LF(S_A), LF(S_B) };
+
+static void LF(halve)(GT(aff) *w, size_t len, FE *den, FE *pre, uint8_t *kind)
+{
+    size_t half = len / 2;
+    for (size_t j0 = 0; j0 < half; j0 += ONES_BATCH) {
+        size_t m = half - j0 < ONES_BATCH ? half - j0 : ONES_BATCH;
+        FE acc;
+        FF(one)(&acc);
+        for (size_t t = 0; t < m; t++) {
+            const GT(aff) *a = &w[2 * (j0 + t)], *b = a + 1;
+            pre[t] = acc;
+            if (GF(aff_is_inf)(a)) { kind[t] = LF(S_B); continue; }
+            if (GF(aff_is_inf)(b)) { kind[t] = LF(S_A); continue; }
+            FF(sub)(&den[t], &b->x, &a->x);
+            if (!FF(is_zero)(&den[t])) kind[t] = LF(S_ADD);
+            else if (FF(eq)(&a->y, &b->y) && !FF(is_zero)(&a->y)) {
+                kind[t] = LF(S_DBL);
+                FF(dbl)(&den[t], &a->y);
+            } else {
+                kind[t] = LF(S_ZERO);
+                continue;
+            }
+            FF(mul)(&acc, &acc, &den[t]);
+        }
+        FF(inv)(&acc, &acc);
+        for (size_t t = m; t-- > 0;) {
+            if (kind[t] != LF(S_ADD) && kind[t] != LF(S_DBL)) continue;
+            FE d = den[t];
+            FF(mul)(&den[t], &acc, &pre[t]); /* 1 / den */
+            FF(mul)(&acc, &acc, &d);
+        }
+        for (size_t t = 0; t < m; t++) {
+            const GT(aff) *a = &w[2 * (j0 + t)], *b = a + 1;
+            GT(aff) *o = &w[j0 + t];
+            if (kind[t] == LF(S_A)) { *o = *a; continue; }
+            if (kind[t] == LF(S_B)) { *o = *b; continue; }
+            if (kind[t] == LF(S_ZERO)) { GF(aff_set_inf)(o); continue; }
+            FE l, x3, dx;
+            if (kind[t] == LF(S_ADD)) {
+                FF(sub)(&l, &b->y, &a->y);
+            } else { /* lambda = 3x^2 / 2y */
+                FE t3;
+                FF(sqr)(&l, &a->x);
+                FF(dbl)(&t3, &l);
+                FF(add)(&l, &l, &t3);
+            }
+            FF(mul)(&l, &l, &den[t]);
+            FF(sqr)(&x3, &l);
+            FF(sub)(&x3, &x3, &a->x);
+            FF(sub)(&x3, &x3, &b->x); /* b->x == a->x when doubling */
+            FF(sub)(&dx, &a->x, &x3);
+            FF(mul)(&dx, &dx, &l);
+            FF(sub)(&o->y, &dx, &a->y);
+            o->x = x3;
+        }
+    }
+    if (len & 1) w[half] = w[len - 1];
+}
+
 typedef struct {
     const GT(aff) *bases;
     const size_t *idx;
@@ -271,7 +342,37 @@ static void LF(ones_task)(void *ctx, size_t t)
     size_t lo = t * j->chunk, hi = lo + j->chunk < j->n ? lo + j->chunk : j->n;
     GT(xyzz) acc;
     GF(xyzz_set_inf)(&acc);
-    for (size_t i = lo; i < hi; i++) GF(xyzz_add_mixed)(&acc, &acc, &j->bases[j->idx[i]]);
+    GT(aff) *w = NULL;
+    FE *den = NULL, *pre = NULL;
+    uint8_t *kind = NULL;
+    if (hi - lo > 4 * ONES_TAIL) {
+        w = malloc(ONES_BLOCK * sizeof *w);
+        den = malloc(ONES_BATCH * sizeof *den);
+        pre = malloc(ONES_BATCH * sizeof *pre);
+        kind = malloc(ONES_BATCH);
+        if (!w || !den || !pre || !kind) {
+            free(w);
+            w = NULL; /* fall back to XYZZ additions */
+        }
+    }
+    for (size_t b0 = lo; b0 < hi; b0 += ONES_BLOCK) {
+        size_t len = hi - b0 < ONES_BLOCK ? hi - b0 : ONES_BLOCK;
+        if (!w || len <= 4 * ONES_TAIL) {
+            for (size_t i = b0; i < b0 + len; i++)
+                GF(xyzz_add_mixed)(&acc, &acc, &j->bases[j->idx[i]]);
+            continue;
+        }
+        for (size_t i = 0; i < len; i++) w[i] = j->bases[j->idx[b0 + i]];
+        while (len > ONES_TAIL) {
+            LF(halve)(w, len, den, pre, kind);
+            len = (len + 1) / 2;
+        }
+        for (size_t i = 0; i < len; i++) GF(xyzz_add_mixed)(&acc, &acc, &w[i]);
+    }
+    free(w);
+    free(den);
+    free(pre);
+    free(kind);
     GF(xyzz_to_jac)(&j->results[t], &acc);
 }
 
@@ -348,6 +449,9 @@ done:
 }
 
 #undef BUCKET_SUM
+#undef ONES_BLOCK
+#undef ONES_BATCH
+#undef ONES_TAIL
 #undef PREFETCH
 #undef GCAT_
 #undef GCAT

@@ -418,7 +418,7 @@ static cz_err GF(msm_impl)(GT(jac) *out, const GT(aff) *bases, const cz_fr *scal
         results = NULL;
     }
     if (n_big) {
-        int c = cz_msm_window_bits(n_big);
+        int c = cz__msm_window_bits_for(n_big, sizeof(GT(aff)));
         int nw = num_windows(c);
         add_offset(kh, n_big, c, nw);
         size_t nchunks = ((size_t)2 * th + nw - 1) / nw;

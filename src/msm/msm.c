@@ -13,6 +13,14 @@ static int cfg_window, cfg_strategy; /* cz__msm_config; 0 = automatic */
  * and c = 2 needs one window more */
 static int num_windows(int c) { return (256 + c - 1) / c + (c == 2); }
 
+/* points are split into this many chunks per window so that there are at
+ * least about 2 tasks per thread */
+static size_t num_chunks(int nw, unsigned threads, size_t n)
+{
+    size_t c = ((size_t)2 * threads + (size_t)nw - 1) / (size_t)nw;
+    return c > n || c < 1 ? 1 : c;
+}
+
 void cz__msm_config(int window_bits, int strategy)
 {
     cfg_window = window_bits >= 2 && window_bits <= 16 ? window_bits : 0;
@@ -56,9 +64,12 @@ static size_t l2_bytes(void)
  * addition costs 1.4 times as much once the affine bucket array outgrows L2
  * (measured on G1 at 2^20: 16-bit windows, 3 MiB of buckets, were 14 % slower
  * than 13-bit ones although they need 20 % fewer additions). Capped at 16
- * bits. aff_bytes is the size of one affine point. */
-int cz__msm_window_bits_for(size_t n, size_t aff_bytes)
+ * bits. aff_bytes is the size of one affine point. With several threads the
+ * cost is that of the busiest thread: (window, chunk) tasks are dealt out in
+ * rounds of `threads`, so 20 windows suit 2 threads better than 19. */
+int cz__msm_window_bits_for(size_t n, size_t aff_bytes, unsigned threads)
 {
+    if (threads < 1) threads = 1;
     if (cfg_window) return cfg_window;
     int best = 2;
     double best_cost = 1e300;
@@ -69,13 +80,15 @@ int cz__msm_window_bits_for(size_t n, size_t aff_bytes)
             per_point = 0.6;
             if (nb * (double)aff_bytes > (double)l2_bytes()) per_point *= 1.4;
         }
-        double cost = nw * (per_point * (double)n + 2.4 * nb);
+        size_t nch = num_chunks((int)nw, threads, n);
+        double rounds = (double)(((size_t)nw * nch + threads - 1) / threads);
+        double cost = rounds * (per_point * (double)((n + nch - 1) / nch) + 2.4 * nb);
         if (cost < best_cost) { best_cost = cost; best = c; }
     }
     return best;
 }
 
-int cz_msm_window_bits(size_t n) { return cz__msm_window_bits_for(n, sizeof(cz_g1_aff)); }
+int cz_msm_window_bits(size_t n) { return cz__msm_window_bits_for(n, sizeof(cz_g1_aff), 1); }
 
 /* kh <- kh + H, H = sum_{w < nw} 2^(c-1) 2^(wc): afterwards every window of
  * kh is its signed digit plus 2^(c-1) (see msm_tmpl.h) */

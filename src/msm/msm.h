@@ -27,8 +27,9 @@ cz_err cz_msm_g1(cz_g1_jac *out, const cz_g1_aff *bases, const cz_fr *scalars, s
 cz_err cz_msm_g2(cz_g2_jac *out, const cz_g2_aff *bases, const cz_fr *scalars, size_t n,
                  int scalars_mont, const uint64_t *density, cz_pool *pool);
 
-/* the window width the G1 Pippenger part uses for n scalars (exposed for
- * benchmarks and tests; G2, with larger points, may use narrower windows) */
+/* the window width the G1 Pippenger part uses for n scalars on one thread
+ * (exposed for benchmarks and tests; G2, with larger points, and runs on
+ * several threads may use other widths) */
 int cz_msm_window_bits(size_t n);
 
 /* Internal, for tests and benchmarks: force the window width (1..16; 0 =
@@ -36,8 +37,9 @@ int cz_msm_window_bits(size_t n);
  * automatic) of later calls. Process-wide and not synchronised: set it while
  * no MSM runs. */
 void cz__msm_config(int window_bits, int strategy);
-/* the window width for n scalars and affine points of aff_bytes bytes */
-int cz__msm_window_bits_for(size_t n, size_t aff_bytes);
+/* the window width for n scalars, affine points of aff_bytes bytes and a
+ * pool of `threads` threads */
+int cz__msm_window_bits_for(size_t n, size_t aff_bytes, unsigned threads);
 /* the strategy for window width c and n points per task (1 = batch-affine) */
 int cz__msm_use_batch_affine(int c, size_t n);
 /* additions per shared inversion for nbuckets batch-affine buckets */

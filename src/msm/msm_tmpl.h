@@ -418,11 +418,10 @@ static cz_err GF(msm_impl)(GT(jac) *out, const GT(aff) *bases, const cz_fr *scal
         results = NULL;
     }
     if (n_big) {
-        int c = cz__msm_window_bits_for(n_big, sizeof(GT(aff)));
+        int c = cz__msm_window_bits_for(n_big, sizeof(GT(aff)), th);
         int nw = num_windows(c);
         add_offset(kh, n_big, c, nw);
-        size_t nchunks = ((size_t)2 * th + nw - 1) / nw;
-        if (nchunks > n_big) nchunks = 1;
+        size_t nchunks = num_chunks(nw, th, n_big);
         LF(job) j = {.bases = bases, .kh = kh, .idx = idx, .n = n_big, .c = c, .nw = nw,
                      .batch_affine = cz__msm_use_batch_affine(c, n_big / nchunks),
                      .chunk = (n_big + nchunks - 1) / nchunks, .nchunks = nchunks};

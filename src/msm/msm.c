@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 static int cfg_window, cfg_strategy; /* cz__msm_config; 0 = automatic */
+static int cfg_prefetch = 1;
 
 /* windows of c >= 2 bits for a scalar k < r < 2^255: k + H must stay below
  * 2^(nw c) (msm_tmpl.h), which nw c >= 256 gives for c >= 3 (r < 0.91 2^255)
@@ -24,6 +25,8 @@ static size_t num_chunks(int nw, unsigned threads, size_t n)
 void cz__msm_config(int window_bits, int strategy)
 {
     cfg_window = window_bits >= 2 && window_bits <= 16 ? window_bits : 0;
+    cfg_prefetch = !(strategy & 4);
+    strategy &= 3;
     cfg_strategy = strategy == 1 || strategy == 2 ? strategy : 0;
 }
 

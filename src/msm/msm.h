@@ -32,9 +32,9 @@ cz_err cz_msm_g2(cz_g2_jac *out, const cz_g2_aff *bases, const cz_fr *scalars, s
  * several threads may use other widths) */
 int cz_msm_window_bits(size_t n);
 
-/* Internal, for tests and benchmarks: force the window width (1..16; 0 =
+/* Internal, for tests and benchmarks: force the window width (2..16; 0 =
  * automatic) and the bucket strategy (1 = XYZZ, 2 = batch-affine; 0 =
- * automatic) of later calls. Process-wide and not synchronised: set it while
+ * automatic; plus 4: bucket prefetches off) of later calls. Process-wide and not synchronised: set it while
  * no MSM runs. */
 void cz__msm_config(int window_bits, int strategy);
 /* the window width for n scalars, affine points of aff_bytes bytes and a

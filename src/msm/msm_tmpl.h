@@ -27,12 +27,8 @@
 #define LF(name) GCAT(G, _msm_, name)        /* file-local helpers */
 #define FF(name) GCAT(FEP, _, name)          /* cz_fp_mul ... */
 
-/* -DCZ_MSM_NO_PREFETCH turns the prefetches off (to measure them) */
-#ifdef CZ_MSM_NO_PREFETCH
-#define PREFETCH(p) ((void)(p))
-#else
-#define PREFETCH(p) __builtin_prefetch(p)
-#endif
+/* prefetches can be turned off to measure them (cz__msm_config) */
+#define PREFETCH(p) do { if (cfg_prefetch) __builtin_prefetch(p); } while (0)
 
 typedef struct {
     const GT(aff) *bases;

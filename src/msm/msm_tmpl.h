@@ -16,7 +16,8 @@
  *    addition). A point whose bucket is already in the batch waits in a small
  *    queue until the batch is flushed. P + P and P + (-P) are caught when the
  *    batch is built (x equal) and become a doubling or an empty bucket.
- * Both prefetch the bucket of the next point. The bucket sums
+ * XYZZ prefetches the bucket of the next point; batch-affine touches a
+ * bucket only when its batch is flushed and prefetches it there. The bucket sums
  * sum_j (j+1) b[j] use running sums in XYZZ. Scalars equal to 1 are summed
  * by levels of pairwise batch-affine additions (see ones_task). */
 
@@ -79,10 +80,13 @@ static void LF(window_xyzz)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *re
 /* ---- batch-affine buckets ---- */
 
 enum { LF(ADD), LF(DBL), LF(ZERO) };
+enum { LF(EMPTY), LF(FULL), LF(BUSY) };
+/* how far ahead the flush prefetches buckets */
+#define BA_AHEAD 8
 
 typedef struct {
     GT(aff) *bk;      /* nb affine buckets; (0, 0) is empty */
-    uint8_t *busy;    /* bucket is in the current batch */
+    uint8_t *st;      /* per bucket: EMPTY, FULL or BUSY (in the batch) */
     size_t cap, m;    /* batch capacity and fill */
     uint32_t *bb;     /* batch: bucket, */
     GT(aff) *pt;      /* the point to add (sign applied), */
@@ -95,18 +99,20 @@ typedef struct {
 } LF(ba);
 
 /* put P (or -P) into bucket b, which is not busy: straight into an empty
- * bucket, else into the batch */
+ * bucket, else into the batch. Only the state byte is read here, so the
+ * bucket itself is first touched in the flush, which prefetches it. */
 static void LF(place)(LF(ba) *s, uint32_t b, const GT(aff) *p, int neg)
 {
-    GT(aff) *a = &s->bk[b];
-    if (GF(aff_is_inf)(a)) {
+    if (s->st[b] == LF(EMPTY)) {
+        GT(aff) *a = &s->bk[b];
+        s->st[b] = LF(FULL);
         a->x = p->x;
         if (neg) FF(neg)(&a->y, &p->y);
         else a->y = p->y;
         return;
     }
     size_t t = s->m++;
-    s->busy[b] = 1;
+    s->st[b] = LF(BUSY);
     s->bb[t] = b;
     GT(aff) *q = &s->pt[t];
     q->x = p->x;
@@ -123,6 +129,11 @@ static void LF(flush)(LF(ba) *s)
         FF(one)(&acc);
         for (size_t t = 0; t < m; t++) {
             const GT(aff) *a = &s->bk[s->bb[t]], *p = &s->pt[t];
+            if (t + BA_AHEAD < m) {
+                const char *pb = (const char *)&s->bk[s->bb[t + BA_AHEAD]];
+                PREFETCH(pb);
+                PREFETCH(pb + sizeof(GT(aff)) - 1);
+            }
             s->pre[t] = acc;
             FF(sub)(&s->den[t], &p->x, &a->x);
             if (!FF(is_zero)(&s->den[t])) s->kind[t] = LF(ADD);
@@ -139,8 +150,12 @@ static void LF(flush)(LF(ba) *s)
         for (size_t t = m; t-- > 0;) {
             GT(aff) *a = &s->bk[s->bb[t]];
             const GT(aff) *p = &s->pt[t];
-            s->busy[s->bb[t]] = 0;
-            if (s->kind[t] == LF(ZERO)) { GF(aff_set_inf)(a); continue; }
+            if (s->kind[t] == LF(ZERO)) {
+                GF(aff_set_inf)(a);
+                s->st[s->bb[t]] = LF(EMPTY);
+                continue;
+            }
+            s->st[s->bb[t]] = LF(FULL);
             FE inv, l, x3;
             FF(mul)(&inv, &acc, &s->pre[t]);
             FF(mul)(&acc, &acc, &s->den[t]);
@@ -172,7 +187,7 @@ static void LF(flush)(LF(ba) *s)
     size_t keep = 0;
     for (size_t q = 0; q < s->nq; q++) {
         uint32_t b = s->qb[q];
-        if (s->busy[b]) {
+        if (s->st[b] == LF(BUSY)) {
             s->qb[keep] = b;
             s->qp[keep] = s->qp[q];
             s->qneg[keep++] = s->qneg[q];
@@ -190,7 +205,7 @@ static void LF(window_ba)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *res)
     s.cap = cz__msm_batch_size(nb);
     s.qcap = s.cap / 4;
     s.bk = malloc(nb * sizeof *s.bk);
-    s.busy = calloc(nb, 1);
+    s.st = calloc(nb, 1); /* all EMPTY */
     s.bb = malloc(s.cap * sizeof *s.bb);
     s.pt = malloc(s.cap * sizeof *s.pt);
     s.den = malloc(s.cap * sizeof *s.den);
@@ -199,28 +214,19 @@ static void LF(window_ba)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *res)
     s.qb = malloc(s.qcap * sizeof *s.qb);
     s.qp = malloc(s.qcap * sizeof *s.qp);
     s.qneg = malloc(s.qcap);
-    if (!s.bk || !s.busy || !s.bb || !s.pt || !s.den || !s.pre || !s.kind || !s.qb || !s.qp ||
+    if (!s.bk || !s.st || !s.bb || !s.pt || !s.den || !s.pre || !s.kind || !s.qb || !s.qp ||
         !s.qneg) {
         j->oom = 1;
         GF(set_inf)(res);
         goto out;
     }
     for (size_t i = 0; i < nb; i++) GF(aff_set_inf)(&s.bk[i]);
-    int dn = lo < hi ? digit(j->kh + 5 * lo, w, j->c) : 0;
     for (size_t i = lo; i < hi; i++) {
-        int d = dn;
-        if (i + 1 < hi) {
-            dn = digit(j->kh + 5 * (i + 1), w, j->c);
-            if (dn) {
-                const char *pb = (const char *)&s.bk[(dn > 0 ? dn : -dn) - 1];
-                PREFETCH(pb);
-                PREFETCH(pb + sizeof(GT(aff)) - 1);
-            }
-        }
+        int d = digit(j->kh + 5 * i, w, j->c);
         if (!d) continue;
         uint32_t b = (uint32_t)((d > 0 ? d : -d) - 1);
         const GT(aff) *p = &j->bases[j->idx[i]];
-        if (s.busy[b]) {
+        if (s.st[b] == LF(BUSY)) {
             s.qb[s.nq] = b;
             s.qp[s.nq] = p;
             s.qneg[s.nq++] = d < 0;
@@ -234,7 +240,7 @@ static void LF(window_ba)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *res)
     BUCKET_SUM(res, s.bk, nb, GF(xyzz_add_mixed));
 out:
     free(s.bk);
-    free(s.busy);
+    free(s.st);
     free(s.bb);
     free(s.pt);
     free(s.den);
@@ -444,6 +450,7 @@ done:
 }
 
 #undef BUCKET_SUM
+#undef BA_AHEAD
 #undef ONES_BLOCK
 #undef ONES_BATCH
 #undef ONES_TAIL

@@ -11,7 +11,9 @@
 #include <unistd.h>
 #include "testutil.h"
 #include "formats/params.h"
+#include "formats/pkcache.h"
 #include "formats/proof.h"
+#include "util/hash.h"
 #include "formats_testkey.inc"
 
 static char dir[64];
@@ -386,6 +388,118 @@ static void test_proofs(cz_rng *rng)
     free(f);
 }
 
+static void test_pkcache(cz_rng *rng, cz_pool *pool)
+{
+    char msg[256], ppath[128], cpath[128], cpath2[128];
+    snprintf(ppath, sizeof ppath, "%s/c.params", dir);
+    snprintf(cpath, sizeof cpath, "%s/c.pkc", dir);
+    snprintf(cpath2, sizeof cpath2, "%s/c2.pkc", dir);
+    cz_groth16_pk pk, q;
+    rand_pk(&pk, NIC, NH, NL, NA, NB1, NB2, rng);
+    CHECK(cz_params_write(ppath, &pk, msg, sizeof msg) == CZ_OK);
+    CHECK_MSG(cz_pkcache_write(cpath, &pk, CZ_PKCACHE_SUBGROUP_CHECKED, msg, sizeof msg) == CZ_OK, "%s", msg);
+
+    /* hand-computed layout: header 128, vk G1 triple at 128 (288 B), G2 triple
+     * at 448 (576 B), ic at 1024, then 64-byte aligned arrays */
+    size_t n;
+    uint8_t *f = slurp(cpath, &n);
+    uint64_t off = 1024, offs[6], cnt[6] = {NIC, NH, NL, NA, NB1, NB2};
+    for (int k = 0; k < 6; k++) {
+        offs[k] = off;
+        off = (off + cnt[k] * (k == 5 ? 192 : 96) + 63) / 64 * 64;
+    }
+    CHECK(f && n == off);
+    CHECK(memcmp(f, "CUZKPKC", 8) == 0 && f[8] == 1 && f[12] == 128 && f[16] == 96 && f[20] == 192);
+    CHECK(f[32] == NH && f[40] == NL && f[64] == NB2 && f[72] == 1);
+    CHECK(memcmp(f + 128, &pk.vk.alpha_g1, 96) == 0 && memcmp(f + 448 + 192, &pk.vk.gamma_g2, 192) == 0);
+    CHECK(memcmp(f + offs[0], pk.vk.ic, NIC * 96) == 0 && memcmp(f + offs[3], pk.a, NA * 96) == 0);
+    CHECK(memcmp(f + offs[5], pk.b_g2, NB2 * 192) == 0);
+    /* checksum: XXH64 of payload then header bytes 0..95, vk tag of the vk bytes */
+    cz_hash64_state h;
+    cz_hash64_init(&h, 0);
+    cz_hash64_update(&h, f + 128, n - 128);
+    cz_hash64_update(&h, f, 96);
+    uint64_t sum = cz_hash64_final(&h), stored = 0, tag = 0, ptag;
+    for (int i = 0; i < 8; i++) stored |= (uint64_t)f[96 + i] << (8 * i), tag |= (uint64_t)f[80 + i] << (8 * i);
+    CHECK(sum == stored);
+    CHECK(cz_pkcache_params_tag(&ptag, ppath, msg, sizeof msg) == CZ_OK && ptag == tag);
+    size_t pn;
+    uint8_t *pf = slurp(ppath, &pn);
+    CHECK(pf && tag == cz_hash64(pf, OFF_NH, 0));
+    free(pf);
+
+    /* open (mapped) and load (heap) */
+    cz_pkcache_info info;
+    for (int v = 0; v < 2; v++) {
+        CHECK_MSG(cz_pkcache_open(&q, &info, cpath, v, msg, sizeof msg) == CZ_OK, "%s", msg);
+        CHECK(pk_equal(&pk, &q) && q.map != NULL && q.map_len == n);
+        CHECK((uint8_t *)q.h == (uint8_t *)q.map + offs[1] && (uint8_t *)q.b_g2 == (uint8_t *)q.map + offs[5]);
+        CHECK(((uintptr_t)q.l & 63) == 0 && ((uintptr_t)q.b_g1 & 63) == 0);
+        CHECK(q.vk.ic != NULL && (uint8_t *)q.vk.ic != (uint8_t *)q.map + offs[0]);
+        CHECK(info.flags == 1 && info.vk_tag == tag && info.n_b_g2 == NB2 && info.size == n);
+        cz_groth16_pk_free(&q);
+        CHECK(cz_pkcache_load_mem(&q, NULL, f, n, v, msg, sizeof msg) == CZ_OK && pk_equal(&pk, &q) && !q.map);
+        cz_groth16_pk_free(&q);
+    }
+    CHECK(cz_pkcache_peek(&info, cpath, msg, sizeof msg) == CZ_OK && info.n_h == NH);
+    /* convert straight from the .params: same bytes except the flag */
+    CHECK(cz_pkcache_convert(cpath2, ppath, 0, pool, msg, sizeof msg) == CZ_OK);
+    size_t n2;
+    uint8_t *f2 = slurp(cpath2, &n2);
+    CHECK(f2 && n2 == n && f2[72] == 0 && memcmp(f2 + 128, f + 128, n - 128) == 0);
+    free(f2);
+
+    /* every truncation refused; a byte more refused */
+    int all = 1;
+    for (size_t k = 0; k < n; k++) {
+        cz_err e = cz_pkcache_load_mem(&q, NULL, f, k, 0, msg, sizeof msg);
+        if (e == CZ_OK || q.h) all = 0;
+    }
+    CHECK(all);
+    uint8_t *b = malloc(n + 64);
+    memcpy(b, f, n);
+    b[n] = 0;
+    CHECK(cz_pkcache_load_mem(&q, NULL, b, n + 1, 0, msg, sizeof msg) == CZ_ERR_LENGTH);
+    /* a payload bit flip: caught by the checksum, unnoticed without it */
+    b[offs[2] + 17] ^= 0x10;
+    CHECK(cz_pkcache_load_mem(&q, NULL, b, n, 1, msg, sizeof msg) == CZ_ERR_PARSE && strstr(msg, "checksum"));
+    CHECK(cz_pkcache_load_mem(&q, NULL, b, n, 0, msg, sizeof msg) == CZ_OK);
+    cz_groth16_pk_free(&q);
+    memcpy(b, f, n);
+    /* lying counts: huge, 2^32, one more; refused before any allocation */
+    const uint64_t bad[4] = {UINT64_MAX, (uint64_t)1 << 32, (uint64_t)UINT32_MAX, 0};
+    for (int k = 0; k < 6; k++)
+        for (int v = 0; v < 4; v++) {
+            uint64_t val = v == 3 ? cnt[k] + 1 : bad[v];
+            for (int i = 0; i < 8; i++) b[24 + 8 * k + i] = (uint8_t)(val >> (8 * i));
+            cz_err e = cz_pkcache_load_mem(&q, NULL, b, n, 0, msg, sizeof msg);
+            CHECK_MSG(e == CZ_ERR_LENGTH || e == CZ_ERR_PARSE, "count %d: %d %s", k, e, msg);
+            memcpy(b, f, n);
+        }
+    /* header fields */
+    b[0] ^= 1;
+    CHECK(cz_pkcache_load_mem(&q, NULL, b, n, 0, msg, sizeof msg) == CZ_ERR_PARSE);
+    memcpy(b, f, n);
+    b[8] = 2;
+    CHECK(cz_pkcache_load_mem(&q, NULL, b, n, 0, msg, sizeof msg) == CZ_ERR_UNSUPPORTED);
+    memcpy(b, f, n);
+    b[72] = 2;
+    CHECK(cz_pkcache_load_mem(&q, NULL, b, n, 0, msg, sizeof msg) == CZ_ERR_PARSE);
+    memcpy(b, f, n);
+    b[88] ^= 64;
+    CHECK(cz_pkcache_load_mem(&q, NULL, b, n, 0, msg, sizeof msg) == CZ_ERR_LENGTH);
+    /* a truncated file on disk */
+    spit(cpath2, f, n - 1);
+    CHECK(cz_pkcache_open(&q, NULL, cpath2, 0, msg, sizeof msg) == CZ_ERR_LENGTH && q.map == NULL);
+    CHECK(strstr(msg, cpath2) != NULL);
+    free(b);
+    free(f);
+    unlink(ppath);
+    unlink(cpath);
+    unlink(cpath2);
+    cz_groth16_pk_free(&pk);
+}
+
 int main(void)
 {
     cz_rng rng;
@@ -396,6 +510,7 @@ int main(void)
     CHECK(mkdtemp(dir) != NULL);
     test_params(&rng, pool);
     test_proofs(&rng);
+    test_pkcache(&rng, pool);
     rmdir(dir);
     cz_pool_destroy(pool);
     return cz_test_finish("test_formats");

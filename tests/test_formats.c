@@ -486,6 +486,9 @@ static void test_pkcache(cz_rng *rng, cz_pool *pool)
     b[72] = 2;
     CHECK(cz_pkcache_load_mem(&q, NULL, b, n, 0, msg, sizeof msg) == CZ_ERR_PARSE);
     memcpy(b, f, n);
+    b[120] = 1; /* reserved */
+    CHECK(cz_pkcache_load_mem(&q, NULL, b, n, 1, msg, sizeof msg) == CZ_ERR_PARSE);
+    memcpy(b, f, n);
     b[88] ^= 64;
     CHECK(cz_pkcache_load_mem(&q, NULL, b, n, 0, msg, sizeof msg) == CZ_ERR_LENGTH);
     /* a truncated file on disk */

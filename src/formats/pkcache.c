@@ -135,8 +135,10 @@ static cz_err parse(cz_pkcache_info *info, layout *l, const uint8_t *buf, size_t
     uint64_t n[6];
     for (int k = 0; k < 6; k++) n[k] = cz__get_le64(buf + 24 + 8 * k);
     info->flags = cz__get_le32(buf + 72);
-    if (!make_layout(l, n) || info->flags & ~CZ_PKCACHE_SUBGROUP_CHECKED || cz__get_le32(buf + 76))
-        return cz__fmt_fail(CZ_ERR_PARSE, msg, msglen, "bad counts or flags in the pk cache header");
+    int reserved = cz__get_le32(buf + 76) != 0;
+    for (int i = 104; i < CZ_PKCACHE_HEADER; i++) reserved |= buf[i];
+    if (!make_layout(l, n) || info->flags & ~CZ_PKCACHE_SUBGROUP_CHECKED || reserved)
+        return cz__fmt_fail(CZ_ERR_PARSE, msg, msglen, "bad counts, flags or reserved bytes in the pk cache header");
     uint64_t plen = cz__get_le64(buf + 88);
     if (plen != l->end - CZ_PKCACHE_HEADER || (uint64_t)len != l->end)
         return cz__fmt_fail(CZ_ERR_LENGTH, msg, msglen,

@@ -14,6 +14,7 @@
 #include "formats/pkcache.h"
 #include "formats/proof.h"
 #include "util/hash.h"
+#include "r1cs/r1cs.h"
 #include "formats_testkey.inc"
 
 static char dir[64];
@@ -503,6 +504,88 @@ static void test_pkcache(cz_rng *rng, cz_pool *pool)
     cz_groth16_pk_free(&pk);
 }
 
+/* end to end with a real (insecure-setup) key: a proof made from the key read
+ * back from .params, and from the mapped pk cache, verifies against the .vk
+ * read back, also after going through a proof file */
+static void test_end_to_end(cz_rng *rng, cz_pool *pool)
+{
+    char msg[256], ppath[128], vpath[128], cpath[128], prpath[128];
+    snprintf(ppath, sizeof ppath, "%s/e.params", dir);
+    snprintf(vpath, sizeof vpath, "%s/e.vk", dir);
+    snprintf(cpath, sizeof cpath, "%s/e.pkc", dir);
+    snprintf(prpath, sizeof prpath, "%s/e.proof", dir);
+    /* x_i in {0, 1} (i < 16), and input_1 = sum 2^i x_i */
+    enum { NB = 16 };
+    cz_fr one, minus, pw, t, w[2 + NB];
+    cz_fr_one(&one);
+    cz_fr_neg(&minus, &one);
+    cz_fr_one(&w[0]);
+    cz_fr_zero(&w[1]);
+    cz_fr_one(&pw);
+    cz_r1cs_builder *b;
+    CHECK(cz_r1cs_builder_new(&b, 2, NB) == CZ_OK);
+    for (int i = 0; i < NB; i++) {
+        cz_fr_from_u64(&w[2 + i], cz_rng_u64(rng) & 1);
+        cz_r1cs_builder_term(b, CZ_A, 2 + i, &one);
+        cz_r1cs_builder_term(b, CZ_B, 0, &one);
+        cz_r1cs_builder_term(b, CZ_B, 2 + i, &minus);
+        cz_r1cs_builder_end_constraint(b);
+    }
+    for (int i = 0; i < NB; i++) {
+        cz_r1cs_builder_term(b, CZ_A, 2 + i, &pw);
+        cz_fr_mul(&t, &pw, &w[2 + i]);
+        cz_fr_add(&w[1], &w[1], &t);
+        cz_fr_dbl(&pw, &pw);
+    }
+    cz_r1cs_builder_term(b, CZ_B, 0, &one);
+    cz_r1cs_builder_term(b, CZ_C, 1, &one);
+    cz_r1cs_builder_end_constraint(b);
+    cz_r1cs cs;
+    CHECK(cz_r1cs_builder_finish(b, &cs) == CZ_OK);
+    cz_groth16_pk pk, q, m;
+    CHECK_MSG(cz_groth16_setup_insecure(&pk, &cs, 7, pool, msg, sizeof msg) == CZ_OK, "%s", msg);
+    CHECK(cz_params_write(ppath, &pk, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_vk_write(vpath, &pk.vk, msg, sizeof msg) == CZ_OK);
+    CHECK_MSG(cz_params_read(&q, ppath, 1, pool, msg, sizeof msg) == CZ_OK, "%s", msg);
+    CHECK(pk_equal(&pk, &q));
+    CHECK(cz_pkcache_convert(cpath, ppath, 1, pool, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_pkcache_open(&m, NULL, cpath, 1, msg, sizeof msg) == CZ_OK && m.map);
+    cz_groth16_vk vk;
+    CHECK(cz_vk_read(&vk, vpath, pool, msg, sizeof msg) == CZ_OK);
+    cz_groth16_pvk pvk;
+    CHECK(cz_groth16_prepare_vk(&pvk, &vk) == CZ_OK);
+    cz_fr r, s;
+    cz_fr_random(&r, rng);
+    cz_fr_random(&s, rng);
+    cz_groth16_proof pr[2];
+    CHECK_MSG(cz_groth16_prove(&pr[0], &q, &cs, w, &r, &s, pool, NULL, msg, sizeof msg) == CZ_OK, "%s", msg);
+    CHECK_MSG(cz_groth16_prove(&pr[1], &m, &cs, w, &r, &s, pool, NULL, msg, sizeof msg) == CZ_OK, "%s", msg);
+    CHECK(cz_r1cs_is_satisfied(&cs, w, NULL, NULL));
+    uint8_t e0[192], e1[192];
+    cz_proof_encode(e0, &pr[0]);
+    cz_proof_encode(e1, &pr[1]);
+    CHECK(memcmp(e0, e1, 192) == 0); /* same key, same r, s: same proof */
+    CHECK(cz_proofs_write(prpath, pr, 2, msg, sizeof msg) == CZ_OK);
+    cz_groth16_proof *rd;
+    size_t n;
+    CHECK(cz_proofs_read(&rd, &n, prpath, msg, sizeof msg) == CZ_OK && n == 2);
+    CHECK(n == 2 && cz_groth16_verify(&pvk, &rd[0], &w[1], 1) == 1 && cz_groth16_verify(&pvk, &rd[1], &w[1], 1) == 1);
+    cz_fr wrong;
+    cz_fr_add(&wrong, &w[1], &one);
+    CHECK(n == 2 && cz_groth16_verify(&pvk, &rd[0], &wrong, 1) == 0);
+    free(rd);
+    cz_groth16_pvk_free(&pvk);
+    cz_groth16_vk_free(&vk);
+    cz_groth16_pk_free(&m);
+    cz_groth16_pk_free(&q);
+    cz_groth16_pk_free(&pk);
+    cz_r1cs_free(&cs);
+    unlink(ppath);
+    unlink(vpath);
+    unlink(cpath);
+    unlink(prpath);
+}
+
 int main(void)
 {
     cz_rng rng;
@@ -514,6 +597,7 @@ int main(void)
     test_params(&rng, pool);
     test_proofs(&rng);
     test_pkcache(&rng, pool);
+    test_end_to_end(&rng, pool);
     rmdir(dir);
     cz_pool_destroy(pool);
     return cz_test_finish("test_formats");

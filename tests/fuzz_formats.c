@@ -206,10 +206,11 @@ int main(void)
     size_t clen;
     uint8_t *cache = slurp(path, &clen);
     CHECK(cache != NULL);
-    uint8_t *cbuf = malloc(clen + 512);
+    uint8_t *cbuf0 = malloc(clen + 513), *cbuf = cbuf0;
     const size_t coffs[7] = {24, 32, 40, 48, 56, 64, 88};
     for (int it = 0; it < 20000 && cache && now() - t0 < limit; it++) {
         size_t len = clen;
+        cbuf = cbuf0 + (it % 3 == 0); /* sometimes unaligned */
         memcpy(cbuf, cache, len);
         mutate(cbuf, &len, clen + 512, coffs, 7, 0, &rng);
         int changed = len != clen || memcmp(cbuf, cache, len) != 0;
@@ -251,7 +252,7 @@ int main(void)
     printf("fuzz_formats: params %ld/%ld accepted, vk %ld/%ld, proofs %ld/%ld, pkcache %ld/%ld, %.1f s\n",
            accepted[0], tried[0], accepted[1], tried[1], accepted[2], tried[2], accepted[3], tried[3], now() - t0);
     free(cache);
-    free(cbuf);
+    free(cbuf0);
     free(params);
     free(buf);
     free(re);

@@ -50,7 +50,9 @@ typedef struct {
 
 /* Walks the lengths without decoding any point. Succeeds for a well-sized
  * .vk or .params; otherwise returns CZ_ERR_LENGTH with a message saying which
- * count does not fit. */
+ * count does not fit (the counts and offsets before that one are filled in,
+ * the rest are 0). The file variant maps the file and touches only the pages
+ * holding the counts. */
 cz_err cz_params_peek_mem(cz_params_info *out, const uint8_t *buf, size_t len, char *msg, size_t msglen);
 cz_err cz_params_peek(cz_params_info *out, const char *path, char *msg, size_t msglen);
 

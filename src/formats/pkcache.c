@@ -180,8 +180,10 @@ cz_err cz_pkcache_peek(cz_pkcache_info *out, const char *path, char *msg, size_t
 /* copies the vk (ic to the heap) and sets the counts */
 static cz_err take_vk(cz_groth16_pk *pk, const cz_pkcache_info *in, const layout *l, const uint8_t *buf)
 {
-    const cz_g1_aff *g1s = (const cz_g1_aff *)(buf + l->off[0]);
-    const cz_g2_aff *g2s = (const cz_g2_aff *)(buf + l->off[1]);
+    cz_g1_aff g1s[3]; /* copied: buf need not be aligned */
+    cz_g2_aff g2s[3];
+    memcpy(g1s, buf + l->off[0], sizeof g1s);
+    memcpy(g2s, buf + l->off[1], sizeof g2s);
     pk->vk.alpha_g1 = g1s[0];
     pk->vk.beta_g1 = g1s[1];
     pk->vk.delta_g1 = g1s[2];

@@ -226,6 +226,7 @@ int main(void)
             for (size_t i = 0; i < q.n_h; i++) acc += q.h[i].x.l[0];
             for (size_t i = 0; i < q.n_b_g2; i++) acc += q.b_g2[i].y.c1.l[5];
             for (size_t i = 0; i < q.vk.n_ic; i++) acc += q.vk.ic[i].y.l[5];
+            (void)acc;
             cz_groth16_pk_free(&q);
         } else {
             CHECK(q.h == NULL && q.vk.ic == NULL && q.map == NULL);
@@ -238,6 +239,7 @@ int main(void)
                 volatile uint64_t acc = 0;
                 for (size_t i = 0; i < q.n_l; i++) acc += q.l[i].y.l[5];
                 for (size_t i = 0; i < q.n_b_g2; i++) acc += q.b_g2[i].y.c1.l[5];
+                (void)acc;
                 cz_groth16_pk_free(&q);
             }
             unlink(cpath);

@@ -3,7 +3,7 @@
  *
  * The variable-time version writes a divstep as: [swap] [add] halve. When
  * delta > 0 and g is odd, (f, g) becomes (g, -f) and delta becomes -delta;
- * then if g is odd, g += f; then g is halved and delta grows by one. The
+ * then if g is odd, g += f; then g is halved and delta grows by inc. The
  * constant-time one avoids the swap: when g is odd it adds f or -f to g, and
  * on a "swap" step it then adds the new g to f, which turns f into the old g. Instead of halving the
  * matrix rows of g, the rows of f are doubled, which keeps every entry an
@@ -12,7 +12,7 @@
  * only the low bits of f and g matter. */
 #include "ff/safegcd.h"
 
-int64_t cz__sg_divsteps_ct(int64_t delta, uint64_t f, uint64_t g, cz__sg_mat *t)
+int64_t cz__sg_divsteps_ct(int64_t delta, int64_t inc, uint64_t f, uint64_t g, cz__sg_mat *t)
 {
     uint64_t u = 1, v = 0, q = 0, r = 1;
     for (int i = 0; i < 62; i++) {
@@ -25,7 +25,7 @@ int64_t cz__sg_divsteps_ct(int64_t delta, uint64_t f, uint64_t g, cz__sg_mat *t)
         r += z & c2;
         /* on a swap the old g becomes f: it is the new g plus the old f */
         c1 &= c2;
-        delta = (int64_t)(((uint64_t)delta ^ c1) - c1) + 1;
+        delta = (int64_t)(((uint64_t)delta ^ c1) - c1) + inc;
         f += g & c1;
         u += q & c1;
         v += r & c1;
@@ -40,7 +40,7 @@ int64_t cz__sg_divsteps_ct(int64_t delta, uint64_t f, uint64_t g, cz__sg_mat *t)
     return delta;
 }
 
-int64_t cz__sg_divsteps_var(int64_t delta, uint64_t f, uint64_t g, cz__sg_mat *t)
+int64_t cz__sg_divsteps_var(int64_t delta, int64_t inc, uint64_t f, uint64_t g, cz__sg_mat *t)
 {
     uint64_t u = 1, v = 0, q = 0, r = 1;
     int left = 62;
@@ -50,7 +50,7 @@ int64_t cz__sg_divsteps_var(int64_t delta, uint64_t f, uint64_t g, cz__sg_mat *t
         g >>= z;
         u <<= z;
         v <<= z;
-        delta += z;
+        delta += z * inc;
         left -= z;
         if (left == 0) break;
         /* g odd: swap if delta > 0, then add and halve */
@@ -68,7 +68,7 @@ int64_t cz__sg_divsteps_var(int64_t delta, uint64_t f, uint64_t g, cz__sg_mat *t
         g >>= 1;
         u <<= 1;
         v <<= 1;
-        delta += 1;
+        delta += inc;
         if (--left == 0) break;
     }
     t->u = (int64_t)u;

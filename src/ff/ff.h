@@ -17,6 +17,10 @@
 #include "util/err.h"
 #include "util/rng.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CZ_FP_LIMBS 6
 #define CZ_FR_LIMBS 4
 #define CZ_FP_BYTES 48
@@ -78,5 +82,9 @@ CZ__FIELD_DECLS(cz_fr, CZ_FR_LIMBS, CZ_FR_BYTES)
  *   void F_mul(F *out, const F *a, const F *b);
  *   void F_sqr(F *out, const F *a); */
 #include "ff/ff_inline.h"
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

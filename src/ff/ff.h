@@ -42,8 +42,8 @@ typedef struct { uint64_t l[CZ_FR_LIMBS]; } cz_fr;
     void F##_half(F *out, const F *a);                                          \
     /* a^e, e given as nlimbs little-endian 64-bit limbs (plain integer) */     \
     void F##_pow(F *out, const F *a, const uint64_t *e, size_t nlimbs);         \
-    /* 1/a; the inverse of 0 is 0. _inv takes time that depends on a (use it \
-       on public values); _inv_ct takes the same time for every a. Both are    \
+    /* 1/a; the inverse of 0 is 0. _inv takes time that depends on a (use it    \
+       on public values); _inv_ct takes the same time for every a. Both are     \
        Bernstein-Yang safegcd. */                                               \
     void F##_inv(F *out, const F *a);                                           \
     void F##_inv_ct(F *out, const F *a);                                        \
@@ -51,8 +51,8 @@ typedef struct { uint64_t l[CZ_FR_LIMBS]; } cz_fr;
     int  F##_legendre(const F *a);                                              \
     /* returns 1 and sets out to a square root if a is a square, else 0 */      \
     int  F##_sqrt(F *out, const F *a);                                          \
-    /* out[i] = 1/in[i] (0 stays 0); one (variable-time) inversion for all.    \
-       out may == in. scratch must hold n elements. */                         \
+    /* out[i] = 1/in[i] (0 stays 0); one (variable-time) inversion for all.     \
+       out may == in. scratch must hold n elements. */                          \
     void F##_batch_inv(F *out, const F *in, size_t n, F *scratch);              \
     void F##_from_u64(F *out, uint64_t v);                                      \
     /* Montgomery <-> plain integer limbs (plain is < modulus) */               \

@@ -92,9 +92,10 @@ static inline void term(gen *g, int which, uint64_t var, uint32_t idx)
 static inline void end_row(gen *g)
 {
     g->rows++;
-    if (!g->emit) return;
-    for (int k = 0; k < 3; k++) g->m[k].row_ptr[g->rows] = g->nnz[k];
-    if (g->p->progress && g->rows % PROGRESS_ROWS == 0) g->p->progress(g->p->progress_ctx, g->rows, g->total_rows);
+    if (g->emit)
+        for (int k = 0; k < 3; k++) g->m[k].row_ptr[g->rows] = g->nnz[k];
+    if (g->p->progress && g->rows % PROGRESS_ROWS == 0)
+        g->p->progress(g->p->progress_ctx, g->emit ? "build" : "count", g->rows, g->total_rows);
 }
 
 static inline uint64_t new_var(gen *g) { return g->next_var++; }
@@ -425,7 +426,7 @@ cz_err cz_synth_generate(cz_r1cs *r, cz_fr **w, const cz_synth_params *p, char *
         e = fail(CZ_ERR_INVALID_ARG, msg, msglen, "internal: the two passes disagree");
         goto out;
     }
-    if (p->progress) p->progress(p->progress_ctx, g->rows, g->total_rows);
+    if (p->progress) p->progress(p->progress_ctx, "build", g->rows, g->total_rows);
 out:
     if (e) {
         free(*w);

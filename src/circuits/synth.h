@@ -51,8 +51,9 @@ typedef struct {
     uint64_t n_constraints; /* N, CZ_SYNTH_MIN_CONSTRAINTS..CZ_SYNTH_MAX_CONSTRAINTS */
     uint64_t seed;
     unsigned n_public;      /* public inputs besides ONE, 0..CZ_SYNTH_MAX_PUBLIC */
-    /* called now and then while building (done rows of total); may be NULL */
-    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    /* called every 2^20 rows of each pass (stage "count", then "build") and
+     * once at the end of "build"; may be NULL */
+    void (*progress)(void *ctx, const char *stage, uint64_t done, uint64_t total);
     void *progress_ctx;
 } cz_synth_params;
 

@@ -1,6 +1,7 @@
 /* witness.c — witness.bin reader and writer (layout in witness.h). The
  * writer converts and hashes in chunks through a fixed buffer, so memory
- * stays flat for any size; the reader maps the file read-only. */
+ * stays flat for any size; the reader maps the file read-only. Values 0 and
+ * 1 (most of a circuit's witness: bits) skip the Montgomery conversion. */
 #include "formats/witness.h"
 
 #include <errno.h>
@@ -36,6 +37,28 @@ static uint64_t get64(const uint8_t *p) { uint64_t v = 0; for (int i = 0; i < 8;
 static uint32_t get32(const uint8_t *p) { uint32_t v = 0; for (int i = 0; i < 4; i++) v |= (uint32_t)p[i] << (8 * i); return v; }
 
 uint64_t cz_witness_file_size(uint64_t n_vars) { return CZ_WITNESS_HEADER + 32 * n_vars + 8; }
+
+static void encode(uint8_t out[32], const cz_fr *a)
+{
+    if (cz_fr_is_zero(a) || cz_fr_is_one(a)) {
+        memset(out, 0, 32);
+        out[0] = (uint8_t)!cz_fr_is_zero(a);
+    } else {
+        cz_fr_to_bytes_le(out, a);
+    }
+}
+
+static cz_err decode(cz_fr *out, const uint8_t in[32])
+{
+    uint64_t hi = 0;
+    for (int i = 1; i < 32; i++) hi |= in[i];
+    if (hi == 0 && in[0] <= 1) {
+        if (in[0]) cz_fr_one(out);
+        else cz_fr_zero(out);
+        return CZ_OK;
+    }
+    return cz_fr_from_bytes_le(out, in);
+}
 
 static int write_all(int fd, const void *p, size_t n, cz_hash64_state *h)
 {
@@ -83,7 +106,7 @@ cz_err cz_witness_write(const char *path, const cz_fr *w, uint64_t n_vars, uint6
     int bad = write_all(fd, hdr, sizeof hdr, &h);
     for (uint64_t i = 0; i < n_vars && !bad; i += CHUNK) {
         size_t k = n_vars - i < CHUNK ? (size_t)(n_vars - i) : CHUNK;
-        for (size_t j = 0; j < k; j++) cz_fr_to_bytes_le(buf + 32 * j, &w[i + j]);
+        for (size_t j = 0; j < k; j++) encode(buf + 32 * j, &w[i + j]);
         bad = write_all(fd, buf, 32 * k, &h);
     }
     uint8_t sum[8];
@@ -131,7 +154,7 @@ cz_err cz_witness_parse(cz_fr **w, uint64_t *n_vars, uint64_t *n_inputs, const u
     if (!out) return fail(CZ_ERR_NOMEM, msg, msglen, "out of memory for %llu variables", (unsigned long long)nv);
     const uint8_t *p = buf + CZ_WITNESS_HEADER;
     for (uint64_t i = 0; i < nv; i++)
-        if (cz_fr_from_bytes_le(&out[i], p + 32 * i) != CZ_OK) {
+        if (decode(&out[i], p + 32 * i) != CZ_OK) {
             free(out);
             return fail(CZ_ERR_NONCANONICAL, msg, msglen, "variable %llu is not below r", (unsigned long long)i);
         }

@@ -14,7 +14,10 @@
  * Encodings follow ZCash/bellperson: big-endian coordinates (for G2, c1 before
  * c0), 48/96-byte compressed and 96/192-byte uncompressed; the top three bits
  * of the first byte are the flags compression (0x80), infinity (0x40) and sign
- * (0x20, y is lexicographically largest; compressed only). */
+ * (0x20, y is lexicographically largest; compressed only).
+ *
+ * Subgroup tests (cz_g*_in_subgroup) use endomorphisms (subgroup.c); the
+ * definition [r]P == O is kept as cz_g*_in_subgroup_slow. */
 #ifndef CZ_EC_EC_H
 #define CZ_EC_EC_H
 
@@ -77,6 +80,9 @@ typedef struct { cz_fp2 x, y, zz, zzz; } cz_g2_xyzz;
                            const cz_##G##_xyzz *b);                              \
     void cz_##G##_xyzz_add_mixed(cz_##G##_xyzz *out, const cz_##G##_xyzz *a,     \
                                  const cz_##G##_aff *b);                         \
+    /* out = a - b, same cost as the addition */                                 \
+    void cz_##G##_xyzz_sub_mixed(cz_##G##_xyzz *out, const cz_##G##_xyzz *a,     \
+                                 const cz_##G##_aff *b);                         \
     /* scalar multiplication */                                                  \
     void cz_##G##_mul(cz_##G##_jac *out, const cz_##G##_jac *p,                  \
                       const uint64_t *k, size_t nbits);                          \
@@ -86,7 +92,7 @@ typedef struct { cz_fp2 x, y, zz, zzz; } cz_g2_xyzz;
     void cz_##G##_mul_dbl_add(cz_##G##_jac *out, const cz_##G##_jac *p,          \
                               const uint64_t *k, size_t nbits);                  \
     void cz_##G##_mul_fr(cz_##G##_jac *out, const cz_##G##_jac *p,               \
-                         const cz_fr *k); /* k in Montgomery form */
+                         const cz_fr *k); /* k in Montgomery form; uses mul_ct */
 
 CZ__GROUP_DECLS(g1)
 CZ__GROUP_DECLS(g2)
@@ -101,7 +107,9 @@ void cz_g2_serialize(uint8_t out[CZ_G2_UNCOMPRESSED], const cz_g2_aff *p);
  * compression flag, which must agree with len. Returns CZ_ERR_LENGTH,
  * CZ_ERR_FLAGS, CZ_ERR_NONCANONICAL, CZ_ERR_NO_SQRT (compressed x with no y),
  * CZ_ERR_NOT_ON_CURVE or CZ_ERR_NOT_IN_SUBGROUP. check_subgroup = 0 skips the
- * subgroup check (for trusted bulk data). */
+ * subgroup check (for trusted bulk data). The accepted set is zkcrypto
+ * bls12_381's; @noble/curves differs only in reducing coordinates >= p
+ * modulo p where we (and zkcrypto) reject them. */
 cz_err cz_g1_decode(cz_g1_aff *out, const uint8_t *in, size_t len, int check_subgroup);
 cz_err cz_g2_decode(cz_g2_aff *out, const uint8_t *in, size_t len, int check_subgroup);
 

@@ -411,19 +411,36 @@ void GF(xyzz_add)(XYZZ *out, const XYZZ *a, const XYZZ *b)
     FE_(sub)(&out->y, &t, &s1);
 }
 
-/* madd-2008-s: 8M + 2S */
-void GF(xyzz_add_mixed)(XYZZ *out, const XYZZ *a, const AFF *b)
+/* madd-2008-s: 8M + 2S, for a + b (sub = 0) or a - b (sub = 1).
+ * For a - b, R' = S2 + Y1 = -R: X3 is unchanged (R^2) and
+ * Y3 = R (Q - X3) - Y1 PPP = R' (X3 - Q) - Y1 PPP, so the subtraction costs
+ * nothing extra and b is never copied or negated. */
+static inline void xyzz_madd(XYZZ *out, const XYZZ *a, const AFF *b, int sub)
 {
     if (GF(aff_is_inf)(b)) { *out = *a; return; }
-    if (GF(xyzz_is_inf)(a)) { GF(xyzz_from_aff)(out, b); return; }
+    if (GF(xyzz_is_inf)(a)) {
+        GF(xyzz_from_aff)(out, b);
+        if (sub) FE_(neg)(&out->y, &out->y);
+        return;
+    }
     FE u2, s2, p, r, pp, ppp, q, t;
     FE_(mul)(&u2, &b->x, &a->zz);
     FE_(mul)(&s2, &b->y, &a->zzz);
     FE_(sub)(&p, &u2, &a->x);
-    FE_(sub)(&r, &s2, &a->y);
+    if (sub) FE_(add)(&r, &s2, &a->y);
+    else FE_(sub)(&r, &s2, &a->y);
     if (FE_(is_zero)(&p)) {
-        if (FE_(is_zero)(&r)) xyzz_dbl_aff(out, b);
-        else GF(xyzz_set_inf)(out);
+        if (FE_(is_zero)(&r)) { /* a == +-b: double the affine operand */
+            if (sub) {
+                AFF nb;
+                GF(aff_neg)(&nb, b);
+                xyzz_dbl_aff(out, &nb);
+            } else {
+                xyzz_dbl_aff(out, b);
+            }
+        } else {
+            GF(xyzz_set_inf)(out);
+        }
         return;
     }
     FE_(sqr)(&pp, &p);
@@ -436,10 +453,15 @@ void GF(xyzz_add_mixed)(XYZZ *out, const XYZZ *a, const AFF *b)
     FE_(sub)(&t, &t, &ppp);
     FE_(sub)(&t, &t, &q);
     FE_(sub)(&out->x, &t, &q);
-    FE_(sub)(&t, &q, &out->x);
+    if (sub) FE_(sub)(&t, &out->x, &q);
+    else FE_(sub)(&t, &q, &out->x);
     FE_(mul)(&t, &r, &t);
     FE_(sub)(&out->y, &t, &s2);
 }
+
+void GF(xyzz_add_mixed)(XYZZ *out, const XYZZ *a, const AFF *b) { xyzz_madd(out, a, b, 0); }
+
+void GF(xyzz_sub_mixed)(XYZZ *out, const XYZZ *a, const AFF *b) { xyzz_madd(out, a, b, 1); }
 
 /* ---------------------------------------------------- scalar multiplication */
 

@@ -19,6 +19,7 @@
 #include "r1cs/r1cs.h"
 #include "util/err.h"
 #include "util/pool.h"
+#include "ff/tower.h"
 
 typedef struct {
     cz_g1_aff alpha_g1, beta_g1, delta_g1;
@@ -50,3 +51,48 @@ void cz_groth16_vk_free(cz_groth16_vk *vk);
 void cz_groth16_pk_free(cz_groth16_pk *pk);
 
 #endif
+
+/* ---- proving (prover.c) ---- */
+typedef struct {
+    double spmv_ms, ntt_ms, msm_h_ms, msm_l_ms, msm_a_ms, msm_b1_ms, msm_b2_ms, total_ms;
+} cz_groth16_timings;
+
+/* Checks that pk fits cs (every query length), then proves with the full
+ * assignment w (n_vars entries, Montgomery, w[0] = 1) and the randomness r, s.
+ * The witness must satisfy cs (callers check with cz_r1cs_is_satisfied; an
+ * unsatisfying witness gives a proof that does not verify). t may be NULL. */
+cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz_r1cs *cs,
+                        const cz_fr *w, const cz_fr *r, const cz_fr *s, cz_pool *pool,
+                        cz_groth16_timings *t, char *msg, size_t msglen);
+
+/* a uniformly random Fr straight from the kernel's randomness (for r, s) */
+cz_err cz_groth16_random_fr(cz_fr *out);
+
+/* domain size bellperson uses for cs: next power of two >= constraints + inputs */
+int cz_groth16_domain_log(const cz_r1cs *cs);
+
+/* ---- verifying (verifier.c) ---- */
+typedef struct {
+    cz_groth16_vk vk;     /* a copy (ic on the heap) */
+    cz_fp12 alpha_beta;   /* e(alpha_g1, beta_g2) */
+    cz_g2_aff neg_gamma, neg_delta;
+} cz_groth16_pvk;
+
+cz_err cz_groth16_prepare_vk(cz_groth16_pvk *out, const cz_groth16_vk *vk);
+void cz_groth16_pvk_free(cz_groth16_pvk *pvk);
+/* public: n_public inputs without the leading ONE (n_public = n_ic - 1).
+ * Returns 1 valid, 0 invalid; a wrong input count is invalid. */
+int cz_groth16_verify(const cz_groth16_pvk *pvk, const cz_groth16_proof *proof,
+                      const cz_fr *public_inputs, size_t n_public);
+/* n proofs, each with n_public inputs (public_inputs[i * n_public + j]); one
+ * random linear combination, one final exponentiation. The combination
+ * scalars come from rng (seed it from the OS in production). */
+int cz_groth16_verify_batch(const cz_groth16_pvk *pvk, const cz_groth16_proof *proofs,
+                            const cz_fr *public_inputs, size_t n_public, size_t n, cz_rng *rng);
+
+/* ---- insecure test setup (setup.c) ---- */
+/* Generates pk (and pk->vk) for cs from seed: the "toxic waste" tau, alpha,
+ * beta, gamma, delta is derived from the seed and therefore KNOWN; anyone with
+ * the seed can forge proofs. For tests and benchmarks only. */
+cz_err cz_groth16_setup_insecure(cz_groth16_pk *pk, const cz_r1cs *cs, uint64_t seed, cz_pool *pool,
+                                 char *msg, size_t msglen);

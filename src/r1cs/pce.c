@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +13,6 @@
 #include "util/hash.h"
 
 static const char MAGIC[8] = {'C', 'U', 'Z', 'K', 'P', 'C', 'E', 0};
-
-static cz_err fail(cz_err e, char *msg, size_t msglen, const char *fmt, ...)
-{
-    if (msg && msglen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msglen, fmt, ap);
-        va_end(ap);
-    }
-    return e;
-}
 
 static void put64(uint8_t *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
 static void put32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
@@ -78,16 +66,16 @@ cz_err cz_pce_write(const char *path, const cz_r1cs *r, char *msg, size_t msglen
     for (int k = 0; k < 3; k++) {
         const cz_csr *m = &r->m[k];
         if (!layout(&lay[k], off, r->n_constraints, m->nnz, m->n_coefs, m->cidx_bytes))
-            return fail(CZ_ERR_INVALID_ARG, msg, msglen, "constraint system too large");
+            return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "constraint system too large");
         off = lay[k].end;
     }
     size_t plen = strlen(path) + 5;
     char *tmp = malloc(plen);
-    if (!tmp) return fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    if (!tmp) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
     snprintf(tmp, plen, "%s.tmp", path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) {
-        cz_err e = fail(CZ_ERR_IO, msg, msglen, "cannot create %s: %s", tmp, strerror(errno));
+        cz_err e = cz_fail(CZ_ERR_IO, msg, msglen, "cannot create %s: %s", tmp, strerror(errno));
         free(tmp);
         return e;
     }
@@ -125,7 +113,7 @@ cz_err cz_pce_write(const char *path, const cz_r1cs *r, char *msg, size_t msglen
     bad = bad || pwrite(fd, hdr, sizeof hdr, 0) != (ssize_t)sizeof hdr || fsync(fd) != 0;
     bad = close(fd) != 0 || bad;
     if (bad || rename(tmp, path) != 0) {
-        cz_err e = fail(CZ_ERR_IO, msg, msglen, "cannot write %s: %s", path, strerror(errno));
+        cz_err e = cz_fail(CZ_ERR_IO, msg, msglen, "cannot write %s: %s", path, strerror(errno));
         unlink(tmp);
         free(tmp);
         return e;
@@ -139,22 +127,22 @@ static cz_err check_matrix(const cz_r1cs *r, int k, char *msg, size_t msglen)
     static const char *names = "ABC";
     const cz_csr *m = &r->m[k];
     if (m->row_ptr[0] != 0 || m->row_ptr[m->n_rows] != m->nnz)
-        return fail(CZ_ERR_PARSE, msg, msglen, "matrix %c: row offsets do not span its %llu non-zeros",
+        return cz_fail(CZ_ERR_PARSE, msg, msglen, "matrix %c: row offsets do not span its %llu non-zeros",
                     names[k], (unsigned long long)m->nnz);
     for (uint64_t i = 0; i < m->n_rows; i++)
         if (m->row_ptr[i] > m->row_ptr[i + 1])
-            return fail(CZ_ERR_PARSE, msg, msglen, "matrix %c: row offsets decrease at row %llu", names[k],
+            return cz_fail(CZ_ERR_PARSE, msg, msglen, "matrix %c: row offsets decrease at row %llu", names[k],
                         (unsigned long long)i);
     for (uint64_t i = 0; i < m->nnz; i++)
         if (m->col[i] >= r->n_vars)
-            return fail(CZ_ERR_PARSE, msg, msglen, "matrix %c: variable index %u out of range", names[k],
+            return cz_fail(CZ_ERR_PARSE, msg, msglen, "matrix %c: variable index %u out of range", names[k],
                         m->col[i]);
     for (uint64_t i = 0; i < m->nnz; i++) {
         uint32_t c = m->cidx_bytes == 1   ? ((const uint8_t *)m->cidx)[i]
                      : m->cidx_bytes == 2 ? ((const uint16_t *)m->cidx)[i]
                                           : ((const uint32_t *)m->cidx)[i];
         if (c >= m->n_coefs)
-            return fail(CZ_ERR_PARSE, msg, msglen, "matrix %c: coefficient index out of range", names[k]);
+            return cz_fail(CZ_ERR_PARSE, msg, msglen, "matrix %c: coefficient index out of range", names[k]);
     }
     cz_fr minus_one;
     cz_fr_neg(&minus_one, &cz_fr_one_mont);
@@ -163,10 +151,10 @@ static cz_err check_matrix(const cz_r1cs *r, int k, char *msg, size_t msglen)
         memcpy(le, &m->coefs[i], 32); /* canonical check on the raw (Montgomery) limbs */
         cz_fr t;
         if (cz_fr_from_bytes_le(&t, le) != CZ_OK)
-            return fail(CZ_ERR_NONCANONICAL, msg, msglen, "matrix %c: coefficient %u not below r", names[k], i);
+            return cz_fail(CZ_ERR_NONCANONICAL, msg, msglen, "matrix %c: coefficient %u not below r", names[k], i);
     }
     if (m->n_coefs < 2 || !cz_fr_eq(&m->coefs[0], &cz_fr_one_mont) || !cz_fr_eq(&m->coefs[1], &minus_one))
-        return fail(CZ_ERR_PARSE, msg, msglen, "matrix %c: coefficient table must start with 1, -1", names[k]);
+        return cz_fail(CZ_ERR_PARSE, msg, msglen, "matrix %c: coefficient table must start with 1, -1", names[k]);
     return CZ_OK;
 }
 
@@ -174,26 +162,26 @@ cz_err cz_pce_open(cz_r1cs *out, const char *path, int verify_checksum, char *ms
 {
     memset(out, 0, sizeof *out);
     int fd = open(path, O_RDONLY);
-    if (fd < 0) return fail(CZ_ERR_IO, msg, msglen, "cannot open %s: %s", path, strerror(errno));
+    if (fd < 0) return cz_fail(CZ_ERR_IO, msg, msglen, "cannot open %s: %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {
         close(fd);
-        return fail(CZ_ERR_IO, msg, msglen, "cannot stat %s: %s", path, strerror(errno));
+        return cz_fail(CZ_ERR_IO, msg, msglen, "cannot stat %s: %s", path, strerror(errno));
     }
     uint64_t size = (uint64_t)st.st_size;
     if (size < CZ_PCE_HEADER) {
         close(fd);
-        return fail(CZ_ERR_LENGTH, msg, msglen, "%s: %llu bytes, shorter than a PCE header", path,
+        return cz_fail(CZ_ERR_LENGTH, msg, msglen, "%s: %llu bytes, shorter than a PCE header", path,
                     (unsigned long long)size);
     }
     uint8_t *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
-    if (map == MAP_FAILED) return fail(CZ_ERR_IO, msg, msglen, "cannot map %s: %s", path, strerror(errno));
+    if (map == MAP_FAILED) return cz_fail(CZ_ERR_IO, msg, msglen, "cannot map %s: %s", path, strerror(errno));
     cz_err e = CZ_OK;
     const uint8_t *h = map;
-    if (memcmp(h, MAGIC, 8) != 0) { e = fail(CZ_ERR_PARSE, msg, msglen, "%s: not a PCE file (bad magic)", path); goto out; }
+    if (memcmp(h, MAGIC, 8) != 0) { e = cz_fail(CZ_ERR_PARSE, msg, msglen, "%s: not a PCE file (bad magic)", path); goto out; }
     if (get32(h + 8) != CZ_PCE_VERSION || get32(h + 12) != CZ_PCE_HEADER) {
-        e = fail(CZ_ERR_UNSUPPORTED, msg, msglen, "%s: PCE version %u not supported (want %u)", path, get32(h + 8),
+        e = cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "%s: PCE version %u not supported (want %u)", path, get32(h + 8),
                  CZ_PCE_VERSION);
         goto out;
     }
@@ -201,7 +189,7 @@ cz_err cz_pce_open(cz_r1cs *out, const char *path, int verify_checksum, char *ms
     out->n_inputs = get64(h + 24);
     out->n_constraints = get64(h + 32);
     if (out->n_inputs < 1 || out->n_inputs > out->n_vars || out->n_vars > UINT32_MAX) {
-        e = fail(CZ_ERR_PARSE, msg, msglen, "%s: inconsistent variable counts", path);
+        e = cz_fail(CZ_ERR_PARSE, msg, msglen, "%s: inconsistent variable counts", path);
         goto out;
     }
     uint64_t off = 0;
@@ -210,7 +198,7 @@ cz_err cz_pce_open(cz_r1cs *out, const char *path, int verify_checksum, char *ms
         uint64_t nnz = get64(h + 40 + 16 * k);
         uint32_t nc = get32(h + 48 + 16 * k), w = get32(h + 52 + 16 * k);
         if ((w != 1 && w != 2 && w != 4) || !layout(&lay[k], off, out->n_constraints, nnz, nc, w)) {
-            e = fail(CZ_ERR_PARSE, msg, msglen, "%s: bad counts for matrix %d", path, k);
+            e = cz_fail(CZ_ERR_PARSE, msg, msglen, "%s: bad counts for matrix %d", path, k);
             goto out;
         }
         off = lay[k].end;
@@ -220,7 +208,7 @@ cz_err cz_pce_open(cz_r1cs *out, const char *path, int verify_checksum, char *ms
         out->m[k].cidx_bytes = w;
     }
     if (get64(h + 88) != off || size - CZ_PCE_HEADER != off) {
-        e = fail(CZ_ERR_LENGTH, msg, msglen, "%s: %llu bytes of payload, header implies %llu (truncated or padded?)",
+        e = cz_fail(CZ_ERR_LENGTH, msg, msglen, "%s: %llu bytes of payload, header implies %llu (truncated or padded?)",
                  path, (unsigned long long)(size - CZ_PCE_HEADER), (unsigned long long)off);
         goto out;
     }
@@ -232,7 +220,7 @@ cz_err cz_pce_open(cz_r1cs *out, const char *path, int verify_checksum, char *ms
         cz_hash64_update(&hs, h, 96);
     }
     if (verify_checksum && cz_hash64_final(&hs) != get64(h + 96)) {
-        e = fail(CZ_ERR_PARSE, msg, msglen, "%s: checksum mismatch (file corrupt)", path);
+        e = cz_fail(CZ_ERR_PARSE, msg, msglen, "%s: checksum mismatch (file corrupt)", path);
         goto out;
     }
     for (int k = 0; k < 3; k++) {

@@ -1,5 +1,19 @@
-/* err.c — text for each cz_err code. */
+/* err.c — text for each cz_err code, and formatted failure messages. */
 #include "util/err.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+cz_err cz_fail(cz_err e, char *msg, size_t msglen, const char *fmt, ...)
+{
+    if (msg && msglen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, msglen, fmt, ap);
+        va_end(ap);
+    }
+    return e;
+}
 
 const char *cz_strerror(cz_err e)
 {

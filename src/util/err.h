@@ -6,6 +6,8 @@
 #ifndef CZ_UTIL_ERR_H
 #define CZ_UTIL_ERR_H
 
+#include <stddef.h>
+
 typedef int cz_err;
 
 enum {
@@ -25,5 +27,10 @@ enum {
 };
 
 const char *cz_strerror(cz_err e);
+
+/* Writes a printf-style message into msg (when msg is non-NULL and msglen > 0)
+ * and returns e, so failures read `return cz_fail(CZ_ERR_IO, msg, len, ...)`. */
+cz_err cz_fail(cz_err e, char *msg, size_t msglen, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 #endif

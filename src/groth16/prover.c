@@ -1,0 +1,192 @@
+/* prover.c — the Groth16 prover, as bellperson computes it.
+ *
+ *   a, b, c = A w, B w, C w, extended by one row per input (a = w_i, b = c = 0)
+ *   H:  a, b, c <- iNTT; coset NTT; h = (a b - c) / (g^m - 1); coset iNTT;
+ *       keep the first m - 1 coefficients
+ *   A = alpha + sum w_i a_i + r delta                           (G1)
+ *   B = beta  + sum w_i b_i + s delta                           (G2, and G1 for C)
+ *   C = sum h_i H_i + sum aux_i L_i + s A + r B_g1 - r s delta  (G1)
+ * The MSMs skip zero scalars and add one-scalars directly (msm.h). */
+#include "groth16/groth16.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "msm/msm.h"
+#include "poly/ntt.h"
+
+#define BELLPERSON_GENERATOR 7
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+cz_err cz_groth16_random_fr(cz_fr *out)
+{
+    for (;;) { /* rejection sampling on 255-bit strings: accepts ~90% */
+        uint8_t b[32];
+        cz_err e = cz_os_random(b, sizeof b);
+        if (e) return e;
+        b[31] &= 0x7f;
+        if (cz_fr_from_bytes_le(out, b) == CZ_OK) return CZ_OK;
+    }
+}
+
+int cz_groth16_domain_log(const cz_r1cs *cs)
+{
+    uint64_t need = cs->n_constraints + cs->n_inputs;
+    int k = 0;
+    while (((uint64_t)1 << k) < need) k++;
+    return k;
+}
+
+/* density of A over all variables, with every input set (the input rows) */
+static uint64_t density_a(const cz_r1cs *cs, uint64_t *bits)
+{
+    cz_r1cs_density(cs, CZ_A, bits);
+    for (uint64_t i = 0; i < cs->n_inputs; i++) bits[i / 64] |= (uint64_t)1 << (i % 64);
+    uint64_t pop = 0;
+    for (uint64_t i = 0; i < (cs->n_vars + 63) / 64; i++) pop += (uint64_t)__builtin_popcountll(bits[i]);
+    return pop;
+}
+
+struct hjob {
+    cz_fr *a, *b, *c;
+    cz_fr zinv;
+    size_t n;
+};
+
+static void h_pointwise(void *ctx, size_t item)
+{
+    struct hjob *j = ctx;
+    size_t lo = item * 4096, hi = lo + 4096 < j->n ? lo + 4096 : j->n;
+    for (size_t i = lo; i < hi; i++) {
+        cz_fr_mul(&j->a[i], &j->a[i], &j->b[i]);
+        cz_fr_sub(&j->a[i], &j->a[i], &j->c[i]);
+        cz_fr_mul(&j->a[i], &j->a[i], &j->zinv);
+    }
+}
+
+cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz_r1cs *cs,
+                        const cz_fr *w, const cz_fr *r, const cz_fr *s, cz_pool *pool,
+                        cz_groth16_timings *t, char *msg, size_t msglen)
+{
+    cz_groth16_timings tm = {0};
+    double t0 = now_ms(), ts;
+    cz_err err = CZ_OK;
+    int log_m = cz_groth16_domain_log(cs);
+    size_t m = (size_t)1 << log_m;
+    uint64_t n_aux = cs->n_vars - cs->n_inputs;
+    size_t words = (cs->n_vars + 63) / 64;
+    uint64_t *da = calloc(words ? words : 1, 8), *db = calloc(words ? words : 1, 8);
+    cz_fr *a = calloc(m, sizeof(cz_fr)), *b = calloc(m, sizeof(cz_fr)), *c = calloc(m, sizeof(cz_fr));
+    cz_ntt_domain dom = {0};
+    if (!da || !db || !a || !b || !c) { err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory (domain 2^%d)", log_m); goto done; }
+    uint64_t na = density_a(cs, da), nb = cz_r1cs_density(cs, CZ_B, db);
+    if (pk->vk.n_ic != cs->n_inputs || pk->n_l != n_aux || pk->n_h != m - 1 || pk->n_a != na ||
+        pk->n_b_g1 != nb || pk->n_b_g2 != nb) {
+        err = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen,
+                   "proving key does not fit the constraint system: key has ic=%zu h=%zu l=%zu a=%zu b=%zu/%zu, "
+                   "circuit needs ic=%llu h=%zu l=%llu a=%llu b=%llu",
+                   pk->vk.n_ic, pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2,
+                   (unsigned long long)cs->n_inputs, m - 1, (unsigned long long)n_aux,
+                   (unsigned long long)na, (unsigned long long)nb);
+        goto done;
+    }
+    if (!cz_fr_is_one(&w[0])) { err = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "witness[0] must be 1"); goto done; }
+
+    ts = now_ms();
+    cz_r1cs_spmv(cs, w, a, b, c, pool);
+    for (uint64_t i = 0; i < cs->n_inputs; i++) a[cs->n_constraints + i] = w[i];
+    tm.spmv_ms = now_ms() - ts;
+
+    ts = now_ms();
+    if ((err = cz_ntt_domain_init(&dom, log_m, BELLPERSON_GENERATOR))) {
+        cz_fail(err, msg, msglen, "cannot build NTT domain 2^%d", log_m);
+        goto done;
+    }
+    cz_ntt_inverse(&dom, a, pool);
+    cz_ntt_coset_forward(&dom, a, pool);
+    cz_ntt_inverse(&dom, b, pool);
+    cz_ntt_coset_forward(&dom, b, pool);
+    cz_ntt_inverse(&dom, c, pool);
+    cz_ntt_coset_forward(&dom, c, pool);
+    struct hjob hj = {.a = a, .b = b, .c = c, .n = m};
+    {   /* Z on the coset is the constant g^m - 1 */
+        uint64_t e = m;
+        cz_fr one;
+        cz_fr_pow(&hj.zinv, &dom.gen, &e, 1);
+        cz_fr_one(&one);
+        cz_fr_sub(&hj.zinv, &hj.zinv, &one);
+        cz_fr_inv(&hj.zinv, &hj.zinv);
+    }
+    cz_pool_run(pool, (m + 4095) / 4096, h_pointwise, &hj);
+    cz_ntt_coset_inverse(&dom, a, pool);
+    tm.ntt_ms = now_ms() - ts;
+    free(b); b = NULL;
+    free(c); c = NULL;
+
+    cz_g1_jac h_acc, l_acc, a_acc, b1_acc, tmp;
+    cz_g2_jac b2_acc;
+    ts = now_ms();
+    if ((err = cz_msm_g1(&h_acc, pk->h, a, m - 1, 1, NULL, pool))) goto msm_fail;
+    tm.msm_h_ms = now_ms() - ts;
+    ts = now_ms();
+    if ((err = cz_msm_g1(&l_acc, pk->l, w + cs->n_inputs, n_aux, 1, NULL, pool))) goto msm_fail;
+    tm.msm_l_ms = now_ms() - ts;
+    ts = now_ms();
+    if ((err = cz_msm_g1(&a_acc, pk->a, w, cs->n_vars, 1, da, pool))) goto msm_fail;
+    tm.msm_a_ms = now_ms() - ts;
+    ts = now_ms();
+    if ((err = cz_msm_g1(&b1_acc, pk->b_g1, w, cs->n_vars, 1, db, pool))) goto msm_fail;
+    tm.msm_b1_ms = now_ms() - ts;
+    ts = now_ms();
+    if ((err = cz_msm_g2(&b2_acc, pk->b_g2, w, cs->n_vars, 1, db, pool))) goto msm_fail;
+    tm.msm_b2_ms = now_ms() - ts;
+
+    {
+        cz_g1_jac ga, gb1, gc, d1;
+        cz_g2_jac gb, d2;
+        cz_fr rs;
+        cz_g1_from_aff(&d1, &pk->vk.delta_g1);
+        cz_g2_from_aff(&d2, &pk->vk.delta_g2);
+        /* A = alpha + sum + r delta */
+        cz_g1_mul_fr(&ga, &d1, r);
+        cz_g1_add_mixed(&ga, &ga, &pk->vk.alpha_g1);
+        cz_g1_add(&ga, &ga, &a_acc);
+        /* B = beta + sum + s delta (G2 and G1) */
+        cz_g2_mul_fr(&gb, &d2, s);
+        cz_g2_add_mixed(&gb, &gb, &pk->vk.beta_g2);
+        cz_g2_add(&gb, &gb, &b2_acc);
+        cz_g1_mul_fr(&gb1, &d1, s);
+        cz_g1_add_mixed(&gb1, &gb1, &pk->vk.beta_g1);
+        cz_g1_add(&gb1, &gb1, &b1_acc);
+        /* C = h + l + s A + r B1 - r s delta */
+        cz_g1_add(&gc, &h_acc, &l_acc);
+        cz_g1_mul_fr(&tmp, &ga, s);
+        cz_g1_add(&gc, &gc, &tmp);
+        cz_g1_mul_fr(&tmp, &gb1, r);
+        cz_g1_add(&gc, &gc, &tmp);
+        cz_fr_mul(&rs, r, s);
+        cz_g1_mul_fr(&tmp, &d1, &rs);
+        cz_g1_neg(&tmp, &tmp);
+        cz_g1_add(&gc, &gc, &tmp);
+        cz_g1_to_aff(&out->a, &ga);
+        cz_g2_to_aff(&out->b, &gb);
+        cz_g1_to_aff(&out->c, &gc);
+    }
+    goto done;
+msm_fail:
+    cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));
+done:
+    cz_ntt_domain_free(&dom);
+    free(da); free(db); free(a); free(b); free(c);
+    tm.total_ms = now_ms() - t0;
+    if (t) *t = tm;
+    return err;
+}

@@ -29,7 +29,7 @@ grep -Eq '^\["(0|[1-9][0-9]*)","(0|[1-9][0-9]*)","(0|[1-9][0-9]*)"\]$' "$T/a/b/p
 nv=$(od -An -t u8 -j 16 -N 8 "$T/a/b/witness.bin" | tr -d ' ')
 [ "$(stat -c %s "$T/a/b/witness.bin")" = $((40 + 32 * nv)) ] || bad "witness size vs n_vars $nv"
 
-expect_rc 0 "same seed" "$CUZK" synth --constraints=1000 --seed=5 --out="$T/c"
+expect_rc 0 "same seed" "$CUZK" synth --seed 5 --out "$T/c" --constraints 1000
 expect_rc 0 "other seed" "$CUZK" synth --constraints 1000 --seed 6 --out "$T/d"
 for f in circuit.pce witness.bin public.json; do
     cmp -s "$T/a/b/$f" "$T/c/$f" || bad "$f differs for the same seed"
@@ -51,6 +51,8 @@ expect_rc 2 "missing --out" "$CUZK" synth --constraints 100
 expect_rc 2 "N without value" "$CUZK" synth --out "$T/x" --constraints
 expect_rc 2 "bad seed" "$CUZK" synth --constraints 100 --seed x1 --out "$T/x"
 expect_rc 2 "unknown option" "$CUZK" synth --constraints 100 --out "$T/x" --frob
+expect_rc 2 "repeated option" "$CUZK" synth --constraints 100 --constraints 200 --out "$T/x"
+expect_rc 2 "stray argument" "$CUZK" synth 100 --out "$T/x"
 [ -e "$T/x" ] && bad "a refused run created its output directory"
 touch "$T/file"
 expect_rc 2 "out is a file" "$CUZK" synth --constraints 100 --out "$T/file"

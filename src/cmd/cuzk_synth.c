@@ -3,7 +3,7 @@
  *
  *   cuzk synth --constraints N [--seed S] [--public K] --out DIR [--verify]
  *
- * N is a plain integer or 2^k, from 2^4 to 2^27. DIR is created (with its
+ * N is an integer or 2^k, from 2^4 to 2^27 (options parsed by cuzk_args). DIR is created (with its
  * parents) when missing. Progress goes to stderr every few seconds; at the end
  * the shape and the time per stage go to stdout. --verify re-checks that the
  * witness satisfies the system before writing. Exit: 0 ok, 1 the witness
@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "circuits/synth.h"
+#include "cmd/cuzk_args.h"
 #include "cmd/cuzk_cmds.h"
 #include "formats/public_json.h"
 #include "formats/witness.h"
@@ -38,37 +39,6 @@ static void usage(FILE *f)
                "  N: integer or 2^k, 2^4..2^27; S: seed (default 1); K: public inputs, 0..%u (default %u)\n"
                "  writes DIR/circuit.pce, DIR/witness.bin, DIR/public.json\n",
             CZ_SYNTH_MAX_PUBLIC, CZ_SYNTH_DEFAULT_PUBLIC);
-}
-
-/* a plain decimal u64, no sign, no junk */
-static int parse_u64(const char *s, uint64_t *out)
-{
-    if (!*s) return -1;
-    uint64_t v = 0;
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9') return -1;
-        unsigned d = (unsigned)(*s - '0');
-        if (v > (UINT64_MAX - d) / 10) return -1;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return 0;
-}
-
-/* N or 2^k */
-static int parse_count(const char *s, uint64_t *out)
-{
-    const char *caret = strchr(s, '^');
-    if (!caret) return parse_u64(s, out);
-    uint64_t base, k;
-    char b[24];
-    size_t bl = (size_t)(caret - s);
-    if (bl == 0 || bl >= sizeof b) return -1;
-    memcpy(b, s, bl);
-    b[bl] = 0;
-    if (parse_u64(b, &base) || base != 2 || parse_u64(caret + 1, &k) || k > 62) return -1;
-    *out = 1ull << k;
-    return 0;
 }
 
 /* mkdir -p */
@@ -111,53 +81,32 @@ static void on_progress(void *ctx, const char *stage, uint64_t done, uint64_t to
 
 int cz_cmd_synth(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(stdout); return 0; }
+    cz_arg opts[] = {
+        {.name = "constraints", .required = 1}, {.name = "out", .required = 1}, {.name = "seed"},
+        {.name = "public"}, {.name = "verify", .is_flag = 1},
+    };
+    const int nopts = (int)(sizeof opts / sizeof *opts);
+    if (cz_args_parse("synth", argc, argv, opts, nopts)) { usage(stderr); return 2; }
     uint64_t n = 0, seed = 1, npub = CZ_SYNTH_DEFAULT_PUBLIC;
-    const char *out = NULL;
-    int have_n = 0, verify = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = NULL;
-        char name[32];
-        const char *eq = strchr(a, '=');
-        if (eq && eq - a < (long)sizeof name) {
-            memcpy(name, a, (size_t)(eq - a));
-            name[eq - a] = 0;
-            val = eq + 1;
-        } else {
-            snprintf(name, sizeof name, "%s", a);
-        }
-        if (!strcmp(name, "-h") || !strcmp(name, "--help")) { usage(stdout); return 0; }
-        if (!strcmp(name, "--verify")) { verify = 1; continue; }
-        int known = !strcmp(name, "--constraints") || !strcmp(name, "--seed") || !strcmp(name, "--out") ||
-                    !strcmp(name, "--public");
-        if (!known) {
-            fprintf(stderr, "cuzk synth: unknown argument '%s'\n", a);
-            usage(stderr);
-            return 2;
-        }
-        if (!val) {
-            if (i + 1 >= argc) { fprintf(stderr, "cuzk synth: %s needs a value\n", name); return 2; }
-            val = argv[++i];
-        }
-        if (!strcmp(name, "--constraints")) {
-            if (parse_count(val, &n) || n < MIN_N || n > MAX_N) {
-                fprintf(stderr, "cuzk synth: --constraints '%s': want an integer or 2^k from 2^4 to 2^27\n", val);
-                return 2;
-            }
-            have_n = 1;
-        } else if (!strcmp(name, "--seed")) {
-            if (parse_u64(val, &seed)) { fprintf(stderr, "cuzk synth: --seed '%s' is not a number\n", val); return 2; }
-        } else if (!strcmp(name, "--public")) {
-            if (parse_u64(val, &npub) || npub > CZ_SYNTH_MAX_PUBLIC) {
-                fprintf(stderr, "cuzk synth: --public '%s': want 0..%u\n", val, CZ_SYNTH_MAX_PUBLIC);
-                return 2;
-            }
-        } else {
-            out = val;
-        }
+    const char *v_n = cz_args_get(opts, nopts, "constraints"), *v_seed = cz_args_get(opts, nopts, "seed"),
+               *v_pub = cz_args_get(opts, nopts, "public"), *out = cz_args_get(opts, nopts, "out");
+    int verify = cz_args_get(opts, nopts, "verify") != NULL;
+    if (cz_args_u64(v_n, &n) || n < MIN_N || n > MAX_N) {
+        fprintf(stderr, "cuzk synth: --constraints '%s': want an integer or 2^k from 2^4 to 2^27\n", v_n);
+        return 2;
     }
-    if (!have_n || !out || !*out) {
-        fprintf(stderr, "cuzk synth: %s is required\n", !have_n ? "--constraints" : "--out");
-        usage(stderr);
+    if (v_seed && cz_args_u64(v_seed, &seed)) {
+        fprintf(stderr, "cuzk synth: --seed '%s' is not a number\n", v_seed);
+        return 2;
+    }
+    if (v_pub && (cz_args_u64(v_pub, &npub) || npub > CZ_SYNTH_MAX_PUBLIC)) {
+        fprintf(stderr, "cuzk synth: --public '%s': want 0..%u\n", v_pub, CZ_SYNTH_MAX_PUBLIC);
+        return 2;
+    }
+    if (!*out) {
+        fprintf(stderr, "cuzk synth: --out is empty\n");
         return 2;
     }
     if (make_dirs(out) != 0) {

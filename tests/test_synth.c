@@ -6,7 +6,8 @@
  * files byte for byte and another seed different ones. witness.bin: round
  * trip and every class of rejection (length, counts, checksum, canonical
  * values, ONE). public.json and the decimal helpers: round trip, agreement
- * with GMP's decimal printing, and the strict reader's rejections. */
+ * with GMP's decimal printing (and util/json reading our file), and the
+ * strict reader's rejections. */
 #include <gmp.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "formats/witness.h"
 #include "r1cs/pce.h"
 #include "util/hash.h"
+#include "util/json.h"
 
 /* r, published (BLS12-381 scalar field order), decimal and r - 1 */
 static const char R_DEC[] = "52435875175126190479447740508185965837690552500527637822603658699938581184513";
@@ -469,6 +471,24 @@ static void check_decimal_and_json(cz_rng *rng)
     size_t flen;
     uint8_t *txt = slurp(path, &flen);
     CHECK(txt && flen > 2 && txt[0] == '[' && txt[flen - 1] == '\n' && strstr((char *)txt, "\"0\"") != NULL);
+    /* the general JSON reader sees an array of 5 strings, GMP's decimals of the values */
+    cz_json *doc = NULL;
+    CHECK(txt && cz_json_parse(&doc, (const char *)txt, flen, 0, NULL) == CZ_OK);
+    CHECK(doc && doc->type == CZ_JSON_ARRAY && doc->n == 5);
+    if (doc && doc->type == CZ_JSON_ARRAY && doc->n == 5) {
+        mpz_t z;
+        mpz_init(z);
+        for (int i = 0; i < 5; i++) {
+            cz_fr pl;
+            char ref[100];
+            cz_fr_from_mont(&pl, &vals[i]);
+            mpz_import(z, 4, -1, 8, 0, 0, pl.l);
+            mpz_get_str(ref, 10, z);
+            CHECK(doc->items[i]->type == CZ_JSON_STRING && strcmp(doc->items[i]->str, ref) == 0);
+        }
+        mpz_clear(z);
+    }
+    cz_json_free(doc);
     free(txt);
     CHECK(cz_public_json_write(path, vals, 0, msg, sizeof msg) == CZ_OK);
     txt = slurp(path, &flen);

@@ -19,9 +19,9 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 enum { K_BIT, K_XOR, K_AND, K_CH, K_PACK, K_ADD, K_LIN, K_LINC, K__N };
 
@@ -46,6 +46,7 @@ static const uint8_t WEIGHT[K__N] = {
 #define C_POW_MAX 32
 #define A_CONST_IDX(k) (2u + A_POW_MAX + (k))
 #define C_CONST_IDX(k) (2u + C_POW_MAX + (k))
+_Static_assert(2 + C_POW_MAX + N_CONST <= 256 && 2 + A_POW_MAX + N_CONST <= 256, "indices must fit one byte");
 
 typedef struct {
     int emit;                 /* 0: count only */

@@ -1,4 +1,4 @@
-/* fuzz_formats.c — the witness.bin and public.json readers under ASan/UBSan.
+/* fuzz_witness.c — the witness.bin and public.json readers under ASan/UBSan.
  *
  * witness.bin: random byte edits of a valid image, with the checksum left
  * stale or recomputed, are refused or, when accepted, re-encode to exactly
@@ -36,7 +36,7 @@ static uint8_t *slurp(const char *p, size_t *n)
 int main(void)
 {
     cz_rng rng;
-    cz_rng_seed(&rng, cz_test_seed("fuzz_formats", 23));
+    cz_rng_seed(&rng, cz_test_seed("fuzz_witness", 23));
     char dir[] = "/tmp/cuzk_fmt_XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     char wpath[128], jpath[128], msg[256];
@@ -168,5 +168,5 @@ int main(void)
     CHECK(pj_accepted > 100);
     unlink(jpath);
     rmdir(dir);
-    return cz_test_finish("fuzz_formats");
+    return cz_test_finish("fuzz_witness");
 }

@@ -1,58 +1,35 @@
 /* public_json.c — public.json writer and strict reader (see public_json.h).
  * The reader is a hand-written scanner for this one shape, not a general
- * JSON parser: '[' (string (',' string)*)? ']' with optional whitespace. */
+ * JSON parser: '[' (string (',' string)*)? ']' with optional whitespace;
+ * it gives sharper messages than util/json would for this one file. Files go
+ * through the shared helpers (fio.h). */
 #include "formats/public_json.h"
 
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "formats/decimal.h"
+#include "formats/fio.h"
 
-static cz_err fail(cz_err e, char *msg, size_t msglen, const char *fmt, ...)
-{
-    if (msg && msglen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msglen, fmt, ap);
-        va_end(ap);
-    }
-    return e;
-}
+#define fail cz__fmt_fail
 
 cz_err cz_public_json_write(const char *path, const cz_fr *inputs, size_t n, char *msg, size_t msglen)
 {
-    size_t plen = strlen(path) + 5;
-    char *tmp = malloc(plen);
-    if (!tmp) return fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
-    snprintf(tmp, plen, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        cz_err e = fail(CZ_ERR_IO, msg, msglen, "cannot create %s: %s", tmp, strerror(errno));
-        free(tmp);
-        return e;
-    }
-    int bad = fputc('[', f) == EOF;
-    for (size_t i = 0; i < n && !bad; i++) {
+    cz__writer wr;
+    cz_err e = cz__writer_open(&wr, path, msg, msglen);
+    if (e) return e;
+    cz__writer_put(&wr, "[", 1);
+    for (size_t i = 0; i < n; i++) {
         char d[CZ_FR_DECIMAL_MAX];
-        cz_fr_to_decimal(d, &inputs[i]);
-        bad = fprintf(f, "%s\"%s\"", i ? "," : "", d) < 0;
+        size_t len = cz_fr_to_decimal(d, &inputs[i]);
+        if (i) cz__writer_put(&wr, ",", 1);
+        cz__writer_put(&wr, "\"", 1);
+        cz__writer_put(&wr, d, len);
+        cz__writer_put(&wr, "\"", 1);
     }
-    bad = bad || fputs("]\n", f) == EOF || fflush(f) != 0 || fsync(fileno(f)) != 0;
-    int saved = errno;
-    bad = fclose(f) != 0 || bad;
-    if (bad || rename(tmp, path) != 0) {
-        if (!bad) saved = errno;
-        cz_err e = fail(CZ_ERR_IO, msg, msglen, "cannot write %s: %s", path, strerror(saved));
-        unlink(tmp);
-        free(tmp);
-        return e;
-    }
-    free(tmp);
-    return CZ_OK;
+    cz__writer_put(&wr, "]\n", 2);
+    return cz__writer_commit(&wr, msg, msglen); /* releases wr, also on failure */
 }
 
 static int is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -148,36 +125,17 @@ cz_err cz_public_json_read(cz_fr **out, size_t *n, const char *path, char *msg, 
 {
     *out = NULL;
     *n = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return fail(CZ_ERR_IO, msg, msglen, "cannot open %s: %s", path, strerror(errno));
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    cz_err e = CZ_OK;
-    while (buf) {
-        if (len == cap) {
-            if (cap >= CZ_PUBLIC_JSON_MAX_BYTES) {
-                e = fail(CZ_ERR_LENGTH, msg, msglen, "%s: larger than %zu bytes", path, CZ_PUBLIC_JSON_MAX_BYTES);
-                break;
-            }
-            char *q = realloc(buf, cap * 2);
-            if (!q) { free(buf); buf = NULL; break; }
-            buf = q;
-            cap *= 2;
-        }
-        size_t k = fread(buf + len, 1, cap - len, f);
-        len += k;
-        if (k == 0) {
-            if (ferror(f)) e = fail(CZ_ERR_IO, msg, msglen, "cannot read %s", path);
-            break;
-        }
-    }
-    fclose(f);
-    if (!buf) return fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
-    if (!e) {
+    cz__mapped m;
+    cz_err e = cz__map_file(&m, path, msg, msglen);
+    if (e) return e;
+    if (m.len > CZ_PUBLIC_JSON_MAX_BYTES) {
+        e = fail(CZ_ERR_LENGTH, msg, msglen, "%s: %zu bytes, more than the %zu allowed", path, m.len,
+                 CZ_PUBLIC_JSON_MAX_BYTES);
+    } else {
         char why[200];
-        e = cz_public_json_parse(out, n, buf, len, why, sizeof why);
+        e = cz_public_json_parse(out, n, (const char *)m.p, m.len, why, sizeof why);
         if (e) fail(e, msg, msglen, "%s: %s", path, why);
     }
-    free(buf);
+    cz__unmap_file(&m);
     return e;
 }

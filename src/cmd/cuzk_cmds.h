@@ -5,5 +5,6 @@
 
 int cz_cmd_vectors(int argc, char **argv);
 int cz_cmd_demo(int argc, char **argv);
+int cz_cmd_synth(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@ static void usage(FILE *f)
             "commands:\n"
             "  vectors check FILE.json   run known-answer vectors, print 'N passed, N failed'\n"
             "  demo                      built-in default job (what `make run` runs)\n"
+            "  synth --constraints N --out DIR   synthetic circuit: circuit.pce, witness.bin, public.json\n"
             "  help                      this text\n");
 }
 
@@ -23,6 +24,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) { usage(stdout); return 0; }
     if (!strcmp(cmd, "vectors")) return cz_cmd_vectors(argc - 1, argv + 1);
     if (!strcmp(cmd, "demo")) return cz_cmd_demo(argc - 1, argv + 1);
+    if (!strcmp(cmd, "synth")) return cz_cmd_synth(argc - 1, argv + 1);
     fprintf(stderr, "cuzk: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

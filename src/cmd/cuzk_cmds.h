@@ -6,5 +6,8 @@
 int cz_cmd_vectors(int argc, char **argv);
 int cz_cmd_demo(int argc, char **argv);
 int cz_cmd_synth(int argc, char **argv);
+int cz_cmd_setup(int argc, char **argv);
+int cz_cmd_prove(int argc, char **argv);
+int cz_cmd_verify(int argc, char **argv);
 
 #endif

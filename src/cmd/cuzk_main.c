@@ -11,9 +11,17 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: cuzk <command> [args]\n"
             "commands:\n"
+            "  setup  --pce F --out-params P --out-vk V [--seed S] [--threads N]\n"
+            "                            INSECURE test setup (toxic waste from the seed)\n"
+            "  prove  --params P --pce F --witness W --out proof.bin [--seed S] [--threads N]\n"
+            "         [--cache-dir D] [--no-cache]\n"
+            "                            prove; --seed gives reproducible (not zero-knowledge) proofs\n"
+            "  verify --vk V --public public.json --proof proof.bin\n"
+            "                            exit 0 valid, 1 invalid, 2 error\n"
             "  vectors check FILE.json   run known-answer vectors, print 'N passed, N failed'\n"
-            "  demo                      built-in default job (what `make run` runs)\n"
-            "  synth --constraints N --out DIR   synthetic circuit: circuit.pce, witness.bin, public.json\n"
+            "  synth  --constraints N --out DIR [--seed S]\n"
+            "                            synthetic circuit: circuit.pce, witness.bin, public.json\n"
+            "  demo                      arithmetic self-check (scalar mul, encodings, pairing)\n"
             "  help                      this text\n");
 }
 
@@ -25,6 +33,9 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "vectors")) return cz_cmd_vectors(argc - 1, argv + 1);
     if (!strcmp(cmd, "demo")) return cz_cmd_demo(argc - 1, argv + 1);
     if (!strcmp(cmd, "synth")) return cz_cmd_synth(argc - 1, argv + 1);
+    if (!strcmp(cmd, "setup")) return cz_cmd_setup(argc - 1, argv + 1);
+    if (!strcmp(cmd, "prove")) return cz_cmd_prove(argc - 1, argv + 1);
+    if (!strcmp(cmd, "verify")) return cz_cmd_verify(argc - 1, argv + 1);
     fprintf(stderr, "cuzk: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

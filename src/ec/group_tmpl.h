@@ -201,7 +201,8 @@ void GF(dbl)(JAC *out, const JAC *p)
  * 0, 1 if a == b (the caller doubles) and 2 if a == -b, before touching out;
  * when ct is 1 it always finishes (a == -b then gives Z3 = 0 by itself) and
  * returns 1 iff a == b, without branching on the data. a, b not infinity. */
-static inline int jac_add_core(JAC *out, const JAC *a, const JAC *b, int ct)
+static inline __attribute__((always_inline)) int jac_add_core(JAC *out, const JAC *a, const JAC *b,
+                                                               int ct)
 {
     FE z1z1, z2z2, u1, u2, s1, s2, h, r, hh, hhh, v, x3, t;
     FE_(sqr)(&z1z1, &a->z);

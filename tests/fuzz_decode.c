@@ -198,7 +198,7 @@ int main(void)
                 uint8_t f = (uint8_t)(((r >> 24) & 7) << 5);
                 if (f == (buf[0] & 0xe0)) f ^= 0x40;
                 buf[0] = (uint8_t)((buf[0] & 0x1f) | f);
-            } else if (kind < 975) {
+            } else if (kind < 960) {
                 /* a coordinate replaced by p, p + 1, p - 1 or all ones */
                 size_t ncoord = len / 48, c = (size_t)((r >> 24) % ncoord);
                 uint8_t f = buf[0] & 0xe0;

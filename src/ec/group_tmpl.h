@@ -18,7 +18,8 @@
  * The generic formulas fail when both inputs are the same point (they would
  * return infinity), so every addition checks for H == 0 and switches to the
  * doubling; infinity on either side is handled before the formula. Outputs
- * may alias inputs: results are computed into locals first.
+ * may alias inputs: each function writes out only after its last read of
+ * the inputs (or through locals).
  *
  * Scalar multiplication (variable-time wNAF, constant-time fixed window,
  * plain double-and-add) is also here since it only uses the group law. */

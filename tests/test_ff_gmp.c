@@ -1,9 +1,12 @@
 /* test_ff_gmp.c — Fp and Fr against GMP: add, sub, neg, dbl, mul, sqr, half,
- * inv, pow, Legendre, sqrt, batch inversion (with zeros), Montgomery
- * conversions, byte encodings (with rejection of values >= modulus) and
- * from_u64, on edge values and random values, once on the MULX/ADX path and
- * once on the portable path. The moduli come from the BLS12-381 specification
- * (not from the library); see ff_gmp_field.inc for how results are compared. */
+ * inv and inv_ct (and the Fermat reference), pow, Legendre, sqrt, batch
+ * inversion (with zeros), Montgomery conversions, byte encodings (with
+ * rejection of values >= modulus) and from_u64, on edge values and random
+ * values, once on the MULX/ADX path and once on the portable path; the
+ * inline-assembly add/sub/neg are also compared with their portable C twins
+ * (cz__fp_add_c and friends). The moduli come from the BLS12-381
+ * specification (not from the library); see ff_gmp_field.inc for how results
+ * are compared. */
 #include <gmp.h>
 #include <string.h>
 #include "testutil.h"
@@ -11,21 +14,25 @@
 #include "util/cpu.h"
 
 #define F cz_fp
+#define IFN(x) cz__fp_##x
 #define NL CZ_FP_LIMBS
 #define NB CZ_FP_BYTES
 #define MOD_HEX "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab"
 #include "ff_gmp_field.inc"
 #undef F
+#undef IFN
 #undef NL
 #undef NB
 #undef MOD_HEX
 
 #define F cz_fr
+#define IFN(x) cz__fr_##x
 #define NL CZ_FR_LIMBS
 #define NB CZ_FR_BYTES
 #define MOD_HEX "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001"
 #include "ff_gmp_field.inc"
 #undef F
+#undef IFN
 #undef NL
 #undef NB
 #undef MOD_HEX

@@ -6,7 +6,9 @@
  * writes its output through the first argument; outputs may alias inputs.
  * Both fields are generated from one template (field_tmpl.h); multiplication
  * picks an x86-64 MULX/ADX path at run time where the CPU has it, and a
- * portable unsigned __int128 path otherwise. */
+ * portable unsigned __int128 path otherwise. The hot operations (add, sub,
+ * dbl, neg, mul, sqr, eq, is_zero) are inline functions (ff_inline.h), so
+ * calls from other files cost no more than a call to the multiplier. */
 #ifndef CZ_FF_FF_H
 #define CZ_FF_FF_H
 
@@ -30,22 +32,17 @@ typedef struct { uint64_t l[CZ_FR_LIMBS]; } cz_fr;
     extern const F F##_r2;        /* 2^(128*NL) mod modulus */                  \
     void F##_zero(F *out);                                                      \
     void F##_one(F *out);                                                       \
-    int  F##_is_zero(const F *a);                                               \
     int  F##_is_one(const F *a);                                                \
-    int  F##_eq(const F *a, const F *b);                                        \
-    void F##_add(F *out, const F *a, const F *b);                               \
-    void F##_sub(F *out, const F *a, const F *b);                               \
-    void F##_dbl(F *out, const F *a);                                           \
-    void F##_neg(F *out, const F *a);                                           \
-    void F##_mul(F *out, const F *a, const F *b);                               \
-    void F##_sqr(F *out, const F *a);                                           \
     void F##_mul_portable(F *out, const F *a, const F *b);                      \
     void F##_sqr_portable(F *out, const F *a);                                  \
     void F##_half(F *out, const F *a);                                          \
     /* a^e, e given as nlimbs little-endian 64-bit limbs (plain integer) */     \
     void F##_pow(F *out, const F *a, const uint64_t *e, size_t nlimbs);         \
-    /* 1/a; the inverse of 0 is 0 */                                            \
+    /* 1/a; the inverse of 0 is 0. _inv takes time that depends on a (use it \
+       on public values); _inv_ct takes the same time for every a. Both are    \
+       Bernstein-Yang safegcd. */                                               \
     void F##_inv(F *out, const F *a);                                           \
+    void F##_inv_ct(F *out, const F *a);                                        \
     /* Legendre symbol: 1 square, -1 non-square, 0 for zero */                  \
     int  F##_legendre(const F *a);                                              \
     /* returns 1 and sets out to a square root if a is a square, else 0 */      \
@@ -70,5 +67,16 @@ typedef struct { uint64_t l[CZ_FR_LIMBS]; } cz_fr;
 
 CZ__FIELD_DECLS(cz_fp, CZ_FP_LIMBS, CZ_FP_BYTES)
 CZ__FIELD_DECLS(cz_fr, CZ_FR_LIMBS, CZ_FR_BYTES)
+
+/* Defined inline in ff_inline.h, for both fields (F = cz_fp, cz_fr):
+ *   int  F_is_zero(const F *a);
+ *   int  F_eq(const F *a, const F *b);
+ *   void F_add(F *out, const F *a, const F *b);
+ *   void F_sub(F *out, const F *a, const F *b);
+ *   void F_dbl(F *out, const F *a);
+ *   void F_neg(F *out, const F *a);
+ *   void F_mul(F *out, const F *a, const F *b);
+ *   void F_sqr(F *out, const F *a); */
+#include "ff/ff_inline.h"
 
 #endif

@@ -6,13 +6,19 @@
  *   NL, NB     limbs and bytes
  *   MOD, ONE, R2   limb initialisers for the modulus, R mod m, R^2 mod m
  *   N0         -m^-1 mod 2^64
+ *   IFN(name)  the internal name for name (cz__fp_name / cz__fr_name)
+ *   SN, BATCHES, MINV62, R3   for the inversion (safegcd_tmpl.h)
  *   ASM_MUL, ASM_SQR   (optional) names of MULX/ADX routines with the
  *                      signature void f(uint64_t *out, const uint64_t *a,
  *                      const uint64_t *b) / (out, a)
  *
  * Multiplication is CIOS Montgomery in the "no final carry" form: both BLS12-381
  * moduli leave the top bit of the top limb clear, so the running sum fits in NL
- * limbs and one conditional subtraction finishes the reduction. */
+ * limbs and one conditional subtraction finishes the reduction.
+ *
+ * add/sub/dbl/neg/mul/sqr/eq/is_zero are defined inline in ff_inline.h; this
+ * file emits their external definitions and holds the portable versions the
+ * inline ones fall back on (IFN(add_c), IFN(mul_noadx), ...). */
 
 #include <string.h>
 #include "util/cpu.h"
@@ -27,7 +33,8 @@ const F FN(modulus) = {{MOD}};
 const F FN(one_mont) = {{ONE}};
 const F FN(r2) = {{R2}};
 
-static const uint64_t M[NL] = {MOD};
+const uint64_t IFN(m)[NL] = {MOD};
+#define M IFN(m)
 
 /* out = a - b with borrow out */
 static inline uint64_t FN(sub_raw)(uint64_t *out, const uint64_t *a, const uint64_t *b)
@@ -64,32 +71,27 @@ static inline void FN(reduce_once)(uint64_t *out, const uint64_t *t)
 void FN(zero)(F *out) { memset(out, 0, sizeof *out); }
 void FN(one)(F *out) { *out = FN(one_mont); }
 
-int FN(is_zero)(const F *a)
-{
-    uint64_t acc = 0;
-    for (int i = 0; i < NL; i++) acc |= a->l[i];
-    return acc == 0;
-}
-
-int FN(eq)(const F *a, const F *b)
-{
-    uint64_t acc = 0;
-    for (int i = 0; i < NL; i++) acc |= a->l[i] ^ b->l[i];
-    return acc == 0;
-}
-
 int FN(is_one)(const F *a) { return FN(eq)(a, &FN(one_mont)); }
 
-void FN(add)(F *out, const F *a, const F *b)
+/* the inline definitions of ff_inline.h get their external definitions here */
+extern inline int FN(is_zero)(const F *a);
+extern inline int FN(eq)(const F *a, const F *b);
+extern inline void FN(add)(F *out, const F *a, const F *b);
+extern inline void FN(sub)(F *out, const F *a, const F *b);
+extern inline void FN(dbl)(F *out, const F *a);
+extern inline void FN(neg)(F *out, const F *a);
+extern inline void FN(mul)(F *out, const F *a, const F *b);
+extern inline void FN(sqr)(F *out, const F *a);
+
+/* portable add/sub/neg: used where ff_inline.h has no assembly */
+void IFN(add_c)(F *out, const F *a, const F *b)
 {
     uint64_t t[NL];
     FN(add_raw)(t, a->l, b->l); /* 2m < 2^(64 NL): no carry out */
     FN(reduce_once)(out->l, t);
 }
 
-void FN(dbl)(F *out, const F *a) { FN(add)(out, a, a); }
-
-void FN(sub)(F *out, const F *a, const F *b)
+void IFN(sub_c)(F *out, const F *a, const F *b)
 {
     uint64_t t[NL], u[NL];
     uint64_t borrow = FN(sub_raw)(t, a->l, b->l);
@@ -98,7 +100,7 @@ void FN(sub)(F *out, const F *a, const F *b)
     FN(add_raw)(out->l, t, u);
 }
 
-void FN(neg)(F *out, const F *a)
+void IFN(neg_c)(F *out, const F *a)
 {
     uint64_t t[NL];
     uint64_t nz = 0;
@@ -145,7 +147,9 @@ static inline void FN(mont_mul)(uint64_t *out, const uint64_t *a, const uint64_t
 void FN(mul_portable)(F *out, const F *a, const F *b) { FN(mont_mul)(out->l, a->l, b->l); }
 void FN(sqr_portable)(F *out, const F *a) { FN(mont_mul)(out->l, a->l, a->l); }
 
-void FN(mul)(F *out, const F *a, const F *b)
+/* the multiplication when the inline fast check fails: CPU not yet probed,
+ * no MULX/ADX, or the portable path forced */
+void IFN(mul_noadx)(F *out, const F *a, const F *b)
 {
 #ifdef ASM_MUL
     if (cz_cpu_has_adx()) { ASM_MUL(out->l, a->l, b->l); return; }
@@ -153,7 +157,7 @@ void FN(mul)(F *out, const F *a, const F *b)
     FN(mont_mul)(out->l, a->l, b->l);
 }
 
-void FN(sqr)(F *out, const F *a)
+void IFN(sqr_noadx)(F *out, const F *a)
 {
 #ifdef ASM_SQR
     if (cz_cpu_has_adx()) { ASM_SQR(out->l, a->l); return; }
@@ -199,7 +203,9 @@ void FN(pow)(F *out, const F *a, const uint64_t *e, size_t nlimbs)
     *out = r;
 }
 
-void FN(inv)(F *out, const F *a)
+/* Fermat inversion a^(m-2), kept as a slow reference; FN(inv) and
+ * FN(inv_ct) are the safegcd ones of safegcd_tmpl.h */
+void IFN(inv_fermat)(F *out, const F *a)
 {
     uint64_t e[NL];
     uint64_t two[NL] = {2};
@@ -348,6 +354,9 @@ int FN(sqrt)(F *out, const F *a)
     return 1;
 }
 
+#include "ff/safegcd_tmpl.h"
+
+#undef M
 #undef CAT_
 #undef CAT
 #undef FN

@@ -218,7 +218,7 @@ void cz_fp12_cyclotomic_sqr(cz_fp12 *out, const cz_fp12 *a)
     /* A' */
     three_minus_two(&out->c0.c0, &a0, &ze0);
     three_plus_two(&out->c1.c1, &a1, &ze1);
-    /* B' = 3 (xi c1 + c0 s) + 2 (b - b' s) */
+    /* B' = 3 s C^2 + 2 conj(B) = (3 xi c1 + 2 zb0) + (3 c0 - 2 zb1) s */
     cz_fp2_mul_by_xi(&x, &c1);
     three_plus_two(&out->c1.c0, &x, &zb0);
     three_minus_two(&out->c0.c2, &c0, &zb1);

@@ -5,6 +5,7 @@
 
 #define F cz_fr
 #define NL CZ_FR_LIMBS
+#define IFN(name) cz__fr_##name
 #define NB CZ_FR_BYTES
 #define MOD 0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL, \
             0x73eda753299d7d48ULL
@@ -13,6 +14,12 @@
 #define R2  0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL, 0x05d314967254398fULL, \
             0x0748d9d99f59ff11ULL
 #define N0 0xfffffffeffffffffULL
+/* inversion (safegcd_tmpl.h): 744 >= 737 divsteps for a 255-bit modulus */
+#define SN 5
+#define BATCHES 12
+#define MINV62 0x100000001ULL
+#define R3  0xc62c1807439b73afULL, 0x1b3e0d188cf06990ULL, 0x73d13c71c7b5f418ULL, \
+            0x6e2a5bb9c8db33e9ULL
 #if CZ_HAVE_ADX_ASM
 #define ASM_MUL cz__fr_mul_adx
 #define ASM_SQR cz__fr_sqr_adx

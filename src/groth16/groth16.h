@@ -65,6 +65,9 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
                         const cz_fr *w, const cz_fr *r, const cz_fr *s, cz_pool *pool,
                         cz_groth16_timings *t, char *msg, size_t msglen);
 
+/* a uniformly random Fr straight from the kernel's randomness (for r, s) */
+cz_err cz_groth16_random_fr(cz_fr *out);
+
 /* domain size bellperson uses for cs: next power of two >= constraints + inputs */
 int cz_groth16_domain_log(const cz_r1cs *cs);
 

@@ -26,6 +26,17 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+cz_err cz_groth16_random_fr(cz_fr *out)
+{
+    for (;;) { /* rejection sampling on 255-bit strings: accepts ~90% */
+        uint8_t b[32];
+        cz_err e = cz_os_random(b, sizeof b);
+        if (e) return e;
+        b[31] &= 0x7f;
+        if (cz_fr_from_bytes_le(out, b) == CZ_OK) return CZ_OK;
+    }
+}
+
 int cz_groth16_domain_log(const cz_r1cs *cs)
 {
     uint64_t need = cs->n_constraints + cs->n_inputs;

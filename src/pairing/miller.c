@@ -10,9 +10,11 @@
  * Line shape: E' is an M-type twist, untwisted by (x, y) -> (x w^-2, y w^-3)
  * (w^6 = u + 1). The line through twist points with slope s, evaluated at
  * P = (xP, yP) and scaled by w^3, is (s xT - yT) - s xP w^2 + yP w^3, which
- * touches the coefficients 0, 1 and 4 of Fp12 (see cz_fp12_mul_by_014). Every
- * line may be scaled by any Fp2 factor (the final exponentiation maps Fp2^*
- * to 1), which is what lets the projective forms below drop denominators:
+ * touches the coefficients 0, 1 and 4 of Fp12 (see cz_fp12_mul_by_014). The
+ * factor w^3 is harmless: (w^3)^(p^6 - 1) = -1 and p^2 + 1 is even, so the
+ * easy part of the final exponentiation removes it. Likewise every line may
+ * be scaled by any Fp2 factor (the final exponentiation maps Fp2^* to 1),
+ * which is what lets the projective forms below drop denominators:
  *   doubling (Costello–Lange–Naehrig): (3b'Z^2 - Y^2) + 3X^2 xP w^2 - 2YZ yP w^3
  *   mixed addition with affine Q: (θ xQ - λ yQ) - θ xP w^2 + λ yP w^3,
  *     θ = Y - yQ Z, λ = X - xQ Z.
@@ -20,8 +22,8 @@
  *
  * The multi-pairing runs all pairs through one loop, so the squarings of f
  * are shared. Pairs are taken in chunks of MAX_CHUNK (no allocation); chunk
- * results are multiplied. Pairs with P or Q at infinity (x = y = 0, the ec.h
- * convention) are skipped, i.e. contribute 1. */
+ * results are multiplied. Pairs with P or Q at infinity are skipped, i.e.
+ * contribute 1. */
 #include "pairing/pairing.h"
 
 #define X_ABS 0xd201000000010000ULL
@@ -32,18 +34,6 @@ typedef struct {
     cz_fp2 tx, ty, tz; /* T, projective */
     cz_fp xp3, nxp, yp, nyp; /* 3 xP, -xP, yP, -yP */
 } pair_state;
-
-static int fp_pair_is_zero(const cz_fp *x, const cz_fp *y)
-{
-    return cz_fp_is_zero(x) & cz_fp_is_zero(y);
-}
-
-static int g1_is_inf(const cz_g1_aff *p) { return fp_pair_is_zero(&p->x, &p->y); }
-
-static int g2_is_inf(const cz_g2_aff *q)
-{
-    return cz_fp2_is_zero(&q->x) & cz_fp2_is_zero(&q->y);
-}
 
 /* out = 3b' a = 12 (u + 1) a */
 static void fp2_mul_by_3b(cz_fp2 *out, const cz_fp2 *a)
@@ -127,13 +117,19 @@ static void add_step(cz_fp2 l[3], pair_state *s)
 static void miller_chunk(cz_fp12 *f, pair_state *s, size_t n)
 {
     cz_fp2 l[3];
-    cz_fp12_one(f);
-    if (n == 0) return;
+    cz_fp12_zero(f);
+    if (n == 0) { cz_fp12_one(f); return; }
     for (int bit = 62; bit >= 0; bit--) {
         if (bit != 62) cz_fp12_sqr(f, f); /* f is still 1 on the first pass */
         for (size_t i = 0; i < n; i++) {
             dbl_step(l, &s[i]);
-            cz_fp12_mul_by_014(f, f, &l[0], &l[1], &l[2]);
+            if (bit == 62 && i == 0) { /* 1 times the line is the line */
+                f->c0.c0 = l[0];
+                f->c0.c1 = l[1];
+                f->c1.c1 = l[2];
+            } else {
+                cz_fp12_mul_by_014(f, f, &l[0], &l[1], &l[2]);
+            }
         }
         if ((X_ABS >> bit) & 1)
             for (size_t i = 0; i < n; i++) {
@@ -152,7 +148,7 @@ void cz_miller_loop_multi(cz_fp12 *out, const cz_g1_aff *p, const cz_g2_aff *q, 
     int have = 0;
     cz_fp12_one(&acc);
     for (size_t i = 0; i <= n; i++) {
-        if (i < n && !g1_is_inf(&p[i]) && !g2_is_inf(&q[i])) {
+        if (i < n && !cz_g1_aff_is_inf(&p[i]) && !cz_g2_aff_is_inf(&q[i])) {
             pair_state *t = &s[k++];
             t->qx = t->tx = q[i].x;
             t->qy = t->ty = q[i].y;

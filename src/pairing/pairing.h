@@ -2,7 +2,15 @@
  *
  * e(P, Q) = final_exp(miller_loop(P, Q)), P in G1, Q in G2 (affine). A
  * multi-pairing runs one Miller loop accumulation for all pairs and one shared
- * final exponentiation. Pairs with a point at infinity contribute 1. */
+ * final exponentiation. Pairs with a point at infinity contribute 1.
+ *
+ * Convention: cz_final_exp(f) = f^(3 (p^12 - 1)/r), the cube of the textbook
+ * reduced pairing (a cheaper addition chain; still bilinear and
+ * non-degenerate since gcd(3, r) = 1). This is the value zkcrypto's
+ * bls12_381 and @noble/curves give, so GT elements match theirs byte for
+ * byte (e(G1, G2) is checked against @noble/curves in test_pairing).
+ * Inputs are trusted to be on their curves and in their subgroups (the
+ * decoders check); other inputs give meaningless values but no crash. */
 #ifndef CZ_PAIRING_PAIRING_H
 #define CZ_PAIRING_PAIRING_H
 

@@ -523,21 +523,24 @@ void GF(mul)(JAC *out, const JAC *p, const uint64_t *k, size_t nbits)
         top = i + 1;
         i += WNAF_W;
     }
-    /* odd multiples P, 3P, ..., (2^(w-1) - 1) P */
+    /* odd multiples P, 3P, ..., (2^(w-1) - 1) P, made affine with one
+     * inversion so that the main loop uses mixed additions */
     JAC tab[1 << (WNAF_W - 2)], p2;
+    AFF atab[1 << (WNAF_W - 2)];
     tab[0] = *p;
     GF(dbl)(&p2, p);
     for (int i = 1; i < (1 << (WNAF_W - 2)); i++) GF(add)(&tab[i], &tab[i - 1], &p2);
+    GF(batch_to_aff)(atab, tab, 1 << (WNAF_W - 2));
     JAC acc;
     GF(set_inf)(&acc);
     for (size_t i = top; i-- > 0;) {
         GF(dbl)(&acc, &acc);
         int v = d[i];
-        if (v > 0) GF(add)(&acc, &acc, &tab[v >> 1]);
+        if (v > 0) GF(add_mixed)(&acc, &acc, &atab[v >> 1]);
         else if (v < 0) {
-            JAC n;
-            GF(neg)(&n, &tab[(-v) >> 1]);
-            GF(add)(&acc, &acc, &n);
+            AFF n;
+            GF(aff_neg)(&n, &atab[(-v) >> 1]);
+            GF(add_mixed)(&acc, &acc, &n);
         }
     }
     if (d != stack_digits) free(d);

@@ -50,8 +50,6 @@ typedef struct {
 void cz_groth16_vk_free(cz_groth16_vk *vk);
 void cz_groth16_pk_free(cz_groth16_pk *pk);
 
-#endif
-
 /* ---- proving (prover.c) ---- */
 typedef struct {
     double spmv_ms, ntt_ms, msm_h_ms, msm_l_ms, msm_a_ms, msm_b1_ms, msm_b2_ms, total_ms;
@@ -96,3 +94,5 @@ int cz_groth16_verify_batch(const cz_groth16_pvk *pvk, const cz_groth16_proof *p
  * the seed can forge proofs. For tests and benchmarks only. */
 cz_err cz_groth16_setup_insecure(cz_groth16_pk *pk, const cz_r1cs *cs, uint64_t seed, cz_pool *pool,
                                  char *msg, size_t msglen);
+
+#endif

@@ -9,5 +9,6 @@ int cz_cmd_synth(int argc, char **argv);
 int cz_cmd_setup(int argc, char **argv);
 int cz_cmd_prove(int argc, char **argv);
 int cz_cmd_verify(int argc, char **argv);
+int cz_cmd_inspect(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ static void usage(FILE *f)
             "                            prove; --seed gives reproducible (not zero-knowledge) proofs\n"
             "  verify --vk V --public public.json --proof proof.bin\n"
             "                            exit 0 valid, 1 invalid, 2 error\n"
+            "  inspect FILE              what a PCE/witness/params/vk/proof/cache file holds\n"
             "  vectors check FILE.json   run known-answer vectors, print 'N passed, N failed'\n"
             "  synth  --constraints N --out DIR [--seed S]\n"
             "                            synthetic circuit: circuit.pce, witness.bin, public.json\n"
@@ -36,6 +37,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "setup")) return cz_cmd_setup(argc - 1, argv + 1);
     if (!strcmp(cmd, "prove")) return cz_cmd_prove(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify")) return cz_cmd_verify(argc - 1, argv + 1);
+    if (!strcmp(cmd, "inspect")) return cz_cmd_inspect(argc - 1, argv + 1);
     fprintf(stderr, "cuzk: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

@@ -1,0 +1,253 @@
+/* cuzk_snarkjs.c — the snarkjs-compatible commands, with snarkjs's
+ * positional arguments:
+ *   cuzk groth16 prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json>
+ *                       [--r1cs circuit.r1cs] [--seed S] [--threads N]
+ *   cuzk groth16 verify <verification_key.json> <public.json> <proof.json>
+ *   cuzk zkey export-params <circuit.zkey> <out.params>   (see docs/FORMATS.md)
+ * prove prints its timings per stage; verify prints "OK!" (exit 0) or
+ * "[ERROR] cuzk: Invalid proof" (exit 1), as snarkjs does. Unreadable or
+ * malformed input is exit 2.
+ *
+ * Witness check: the zkey carries only A and B, so with --r1cs the witness
+ * is checked against every constraint first (the failing one is named);
+ * without it, prove verifies its own proof against the zkey's key before
+ * writing anything, which catches any unsatisfying witness but cannot name
+ * the constraint. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd/cuzk_args.h"
+#include "cmd/cuzk_cmds.h"
+#include "formats/public_json.h"
+#include "formats/r1cs_file.h"
+#include "formats/snarkjs_json.h"
+#include "formats/wtns.h"
+#include "formats/zkey.h"
+#include "groth16/groth16.h"
+
+#define N_OPTS(a) ((int)(sizeof(a) / sizeof(a[0])))
+#define MAX_ARGS 32
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void stage(const char *name, double ms) { printf("  %-28s %10.1f ms\n", name, ms); }
+
+static int err2(const char *cmd, const char *msg)
+{
+    fprintf(stderr, "cuzk %s: %s\n", cmd, msg);
+    return 2;
+}
+
+/* splits argv (argv[0] = the command) into positionals and options, then
+ * parses the options; returns 0 or the exit code */
+static int split_args(const char *cmd, int argc, char **argv, char **pos, int *npos, int want, cz_arg *o, int no)
+{
+    char *opt_argv[MAX_ARGS];
+    int nopt = 1;
+    opt_argv[0] = argv[0];
+    *npos = 0;
+    for (int i = 1; i < argc; i++) {
+        if (nopt >= MAX_ARGS - 1 || *npos >= MAX_ARGS) return err2(cmd, "too many arguments");
+        if (!strncmp(argv[i], "--", 2)) {
+            opt_argv[nopt++] = argv[i];
+            for (int k = 0; k < no; k++)
+                if (!strcmp(o[k].name, argv[i] + 2) && !o[k].is_flag && i + 1 < argc) opt_argv[nopt++] = argv[++i];
+        } else {
+            pos[(*npos)++] = argv[i];
+        }
+    }
+    int rc = cz_args_parse(cmd, nopt, opt_argv, o, no);
+    if (rc) return rc;
+    if (*npos != want) {
+        fprintf(stderr, "cuzk %s: expected %d file arguments, got %d\n", cmd, want, *npos);
+        return 2;
+    }
+    return 0;
+}
+
+static int threads_opt(const char *cmd, const char *s, cz_pool **pool)
+{
+    uint64_t n = 0;
+    if (s && (cz_args_u64(s, &n) || n > 4096)) {
+        fprintf(stderr, "cuzk %s: bad --threads '%s'\n", cmd, s);
+        return 2;
+    }
+    if (cz_pool_create(pool, (unsigned)n)) return err2(cmd, "cannot start worker threads");
+    return 0;
+}
+
+static int groth16_prove(int argc, char **argv)
+{
+    const char *cmd = "groth16 prove";
+    cz_arg o[] = {{"r1cs", 0, 0, 0}, {"seed", 0, 0, 0}, {"threads", 0, 0, 0}};
+    char *pos[MAX_ARGS];
+    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 4, o, N_OPTS(o));
+    if (rc) return rc;
+    const char *ss = cz_args_get(o, N_OPTS(o), "seed"), *r1cs_path = cz_args_get(o, N_OPTS(o), "r1cs");
+    uint64_t seed = 0;
+    if (ss && cz_args_u64(ss, &seed)) return err2(cmd, "bad --seed");
+    cz_pool *pool;
+    if ((rc = threads_opt(cmd, cz_args_get(o, N_OPTS(o), "threads"), &pool))) return rc;
+    char msg[600];
+    cz_zkey zk = {0};
+    cz_r1cs cs = {0};
+    cz_groth16_pvk pvk = {0};
+    cz_fr *w = NULL;
+    uint64_t nw = 0;
+    double t0 = now_ms(), t = t0;
+    printf("cuzk groth16 prove:\n");
+    if (cz_zkey_open(&zk, pos[0], pool, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    stage("load zkey", now_ms() - t);
+    t = now_ms();
+    if (cz_wtns_read(&w, &nw, pos[1], msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    if (nw != zk.pk.n_vars) {
+        snprintf(msg, sizeof msg, "invalid witness length: the circuit (%s) has %llu signals, the witness (%s) %llu",
+                 pos[0], (unsigned long long)zk.pk.n_vars, pos[1], (unsigned long long)nw);
+        rc = err2(cmd, msg);
+        goto out;
+    }
+    stage("load witness", now_ms() - t);
+    if (r1cs_path) {
+        t = now_ms();
+        cz_r1cs_file_info fi;
+        uint64_t bad = 0;
+        if (cz_r1cs_file_read(&cs, &fi, r1cs_path, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+        if (cs.n_vars != zk.pk.n_vars || cs.n_inputs != zk.pk.n_public + 1) {
+            snprintf(msg, sizeof msg, "%s has %llu signals (%llu public), the zkey %llu (%llu public): not the same circuit",
+                     r1cs_path, (unsigned long long)cs.n_vars, (unsigned long long)cs.n_inputs - 1,
+                     (unsigned long long)zk.pk.n_vars, (unsigned long long)zk.pk.n_public);
+            rc = err2(cmd, msg);
+            goto out;
+        }
+        if (!cz_r1cs_is_satisfied(&cs, w, &bad, pool)) {
+            snprintf(msg, sizeof msg, "the witness does not satisfy constraint %llu of %llu (%s); no proof written",
+                     (unsigned long long)bad, (unsigned long long)cs.n_constraints, r1cs_path);
+            rc = err2(cmd, msg);
+            goto out;
+        }
+        stage("check witness (r1cs)", now_ms() - t);
+    }
+    cz_fr r, s;
+    if (ss) { /* fixed-seed mode: reproducible proofs, NOT zero-knowledge */
+        cz_rng rng;
+        cz_rng_seed(&rng, seed);
+        cz_fr_random(&r, &rng);
+        cz_fr_random(&s, &rng);
+        printf("  (fixed-seed mode: r, s from seed %llu; the proof is reproducible and not zero-knowledge)\n",
+               (unsigned long long)seed);
+    } else if (cz_groth16_random_fr(&r) || cz_groth16_random_fr(&s)) {
+        rc = err2(cmd, "no OS randomness");
+        goto out;
+    }
+    cz_groth16_proof proof;
+    cz_groth16_timings tm;
+    if (cz_groth16_prove_zkey(&proof, &zk.pk, w, &r, &s, pool, &tm, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    stage("prove: a, b, c (SpMV)", tm.spmv_ms);
+    stage("prove: H (9 NTTs)", tm.ntt_ms);
+    stage("prove: MSM H", tm.msm_h_ms);
+    stage("prove: MSM C", tm.msm_l_ms);
+    stage("prove: MSM A", tm.msm_a_ms);
+    stage("prove: MSM B (G1)", tm.msm_b1_ms);
+    stage("prove: MSM B (G2)", tm.msm_b2_ms);
+    stage("prove: total", tm.total_ms);
+    t = now_ms();
+    if (cz_groth16_prepare_vk(&pvk, &zk.pk.vk)) { rc = err2(cmd, "out of memory"); goto out; }
+    if (!cz_groth16_verify(&pvk, &proof, w + 1, zk.pk.n_public)) {
+        rc = err2(cmd, r1cs_path ? "the proof does not verify against the zkey's own key; no proof written"
+                                 : "the witness does not satisfy the circuit (the proof does not verify against the "
+                                   "zkey's key); no proof written. Pass --r1cs circuit.r1cs to name the failing "
+                                   "constraint");
+        goto out;
+    }
+    stage("self-check (verify)", now_ms() - t);
+    t = now_ms();
+    if (cz_snarkjs_proof_write(pos[2], &proof, msg, sizeof msg) ||
+        cz_snarkjs_public_write(pos[3], w + 1, zk.pk.n_public, msg, sizeof msg)) {
+        rc = err2(cmd, msg);
+        goto out;
+    }
+    stage("write proof + public", now_ms() - t);
+    stage("total", now_ms() - t0);
+out:
+    cz_groth16_pvk_free(&pvk);
+    cz_r1cs_free(&cs);
+    free(w);
+    cz_zkey_close(&zk);
+    cz_pool_destroy(pool);
+    return rc;
+}
+
+static int invalid(const char *why)
+{
+    if (why) fprintf(stderr, "[ERROR] cuzk: Invalid proof: %s\n", why);
+    else fprintf(stderr, "[ERROR] cuzk: Invalid proof\n");
+    return 1;
+}
+
+static int groth16_verify(int argc, char **argv)
+{
+    const char *cmd = "groth16 verify";
+    cz_arg o[] = {{"verbose", 1, 0, 0}};
+    char *pos[MAX_ARGS];
+    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 3, o, N_OPTS(o));
+    if (rc) return rc;
+    int verbose = cz_args_get(o, N_OPTS(o), "verbose") != NULL;
+    char msg[600];
+    cz_groth16_vk vk = {0};
+    cz_groth16_pvk pvk = {0};
+    cz_groth16_proof proof;
+    cz_fr *pub = NULL;
+    size_t n_pub = 0;
+    double t0 = now_ms();
+    if (cz_snarkjs_vk_read(&vk, pos[0], msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    if (cz_public_json_read(&pub, &n_pub, pos[1], msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    cz_err e = cz_snarkjs_proof_read(&proof, pos[2], msg, sizeof msg);
+    if (e == CZ_ERR_IO || e == CZ_ERR_LENGTH || e == CZ_ERR_NOMEM ||
+        (e == CZ_ERR_PARSE && strstr(msg, "not valid JSON"))) {
+        rc = err2(cmd, msg);
+        goto out;
+    }
+    if (e) { rc = invalid(msg); goto out; }       /* a proof that does not decode is an invalid proof */
+    if (n_pub + 1 != vk.n_ic) {
+        snprintf(msg, sizeof msg, "%zu public signals given, the verification key expects %zu", n_pub, vk.n_ic - 1);
+        rc = invalid(msg);
+        goto out;
+    }
+    if (verbose) stage("load vk, public, proof", now_ms() - t0);
+    double t = now_ms();
+    if (cz_groth16_prepare_vk(&pvk, &vk)) { rc = err2(cmd, "out of memory"); goto out; }
+    int ok = cz_groth16_verify(&pvk, &proof, pub, n_pub);
+    if (verbose) stage("verify", now_ms() - t);
+    if (ok) printf("OK!\n");
+    rc = ok ? 0 : invalid(NULL);
+out:
+    cz_groth16_pvk_free(&pvk);
+    cz_groth16_vk_free(&vk);
+    free(pub);
+    return rc;
+}
+
+int cz_cmd_groth16(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "prove")) return groth16_prove(argc - 1, argv + 1);
+    if (argc >= 2 && !strcmp(argv[1], "verify")) return groth16_verify(argc - 1, argv + 1);
+    fprintf(stderr, "usage: cuzk groth16 prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> "
+                    "[--r1cs F] [--seed S] [--threads N]\n"
+                    "       cuzk groth16 verify <verification_key.json> <public.json> <proof.json> [--verbose]\n");
+    return 2;
+}
+
+int cz_cmd_zkey(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "usage: cuzk zkey export-params <circuit.zkey> <out.params>\n");
+    return 2;
+}

@@ -19,7 +19,12 @@
 #include "formats/snarkjs_json.h"
 #include "formats/wtns.h"
 #include "formats/zkey.h"
+#include "formats/zkey_export.h"
+#include "r1cs/pce.h"
+#include <unistd.h>
 #include "groth16/groth16.h"
+
+static cz_fr one_fr;
 
 static char *path(const char *name)
 {
@@ -335,6 +340,112 @@ static void test_prove_verify(const cz_zkey *zk, const cz_fr *w, cz_rng *rng)
     cz_groth16_vk_free(&vk);
 }
 
+/* zkey -> bellperson params + PCE (generator 5): the bellperson-path prover
+ * makes proofs that snarkjs's verification key accepts; with bellperson's
+ * generator 7 they fail (the constraint placement differs) */
+static void test_export(const cz_zkey *zk, const cz_fr *w, cz_rng *rng)
+{
+    char msg[600];
+    cz_r1cs cs;
+    cz_groth16_pk pk;
+    cz_groth16_vk vk;
+    cz_groth16_pvk pvk;
+    CHECK(cz_r1cs_file_read(&cs, NULL, path("chain.r1cs"), msg, sizeof msg) == CZ_OK);
+    CHECK_MSG(cz_zkey_to_params(&pk, zk, &cs, NULL, msg, sizeof msg) == CZ_OK, "%s", msg);
+    CHECK(cs.ntt_generator == 5 && pk.n_h == 63 && pk.n_l == 41 && pk.vk.n_ic == 4);
+    CHECK(cz_snarkjs_vk_read(&vk, path("verification_key.json"), msg, sizeof msg) == CZ_OK);
+    CHECK(cz_groth16_prepare_vk(&pvk, &vk) == CZ_OK);
+    cz_fr r, s;
+    cz_fr_random(&r, rng);
+    cz_fr_random(&s, rng);
+    cz_groth16_proof pr;
+    CHECK_MSG(cz_groth16_prove(&pr, &pk, &cs, w, &r, &s, NULL, NULL, msg, sizeof msg) == CZ_OK, "%s", msg);
+    CHECK(cz_groth16_verify(&pvk, &pr, w + 1, 3));
+    cs.ntt_generator = 7;
+    CHECK(cz_groth16_prove(&pr, &pk, &cs, w, &r, &s, NULL, NULL, msg, sizeof msg) == CZ_OK);
+    CHECK(!cz_groth16_verify(&pvk, &pr, w + 1, 3));
+    /* the generator survives a .pce round trip (version 2); 7 writes version 1 */
+    char pce[64];
+    snprintf(pce, sizeof pce, "/tmp/test_zkey_%d.pce", (int)getpid());
+    for (int g = 5; g <= 7; g += 2) {
+        cs.ntt_generator = (uint32_t)g;
+        cz_r1cs back;
+        CHECK(cz_pce_write(pce, &cs, msg, sizeof msg) == CZ_OK);
+        FILE *f = fopen(pce, "rb");
+        uint8_t hdr[12] = {0};
+        CHECK(f && fread(hdr, 1, 12, f) == 12);
+        if (f) fclose(f);
+        CHECK(le32(hdr + 8) == (g == 5 ? 2u : 1u));
+        CHECK_MSG(cz_pce_open(&back, pce, 1, msg, sizeof msg) == CZ_OK, "%s", msg);
+        CHECK(back.ntt_generator == (g == 5 ? 5u : 0u));
+        cz_pce_close(&back);
+    }
+    unlink(pce);
+    /* the H change of basis, checked directly: sum_j h_j x_j over the
+     * bellperson basis equals sum_i H_i y_i over the snarkjs one, where
+     * y_i = -2 sum_j w^((2i+1)j) x_j (both are sum_j x_j tau^j t(tau)/delta) */
+    {
+        cz_fr x[63], y[64], w2n, one;
+        cz_fr_one(&one);
+        for (int j = 0; j < 63; j++) cz_fr_random(&x[j], rng);
+        uint64_t e[4] = {cz_fr_modulus.l[0] - 1, cz_fr_modulus.l[1], cz_fr_modulus.l[2], cz_fr_modulus.l[3]};
+        for (int k = 0; k < 7; k++) { for (int l = 0; l < 3; l++) e[l] = e[l] >> 1 | e[l + 1] << 63; e[3] >>= 1; }
+        cz_fr_from_u64(&w2n, 5);
+        cz_fr_pow(&w2n, &w2n, e, 4); /* 5^((r-1)/128): a primitive 128th root */
+        for (int i = 0; i < 64; i++) {
+            cz_fr pt, acc, pw;
+            uint64_t ei = 2 * (uint64_t)i + 1;
+            cz_fr_pow(&pt, &w2n, &ei, 1);
+            cz_fr_zero(&acc);
+            pw = one;
+            for (int j = 0; j < 63; j++) {
+                cz_fr t;
+                cz_fr_mul(&t, &pw, &x[j]);
+                cz_fr_add(&acc, &acc, &t);
+                cz_fr_mul(&pw, &pw, &pt);
+            }
+            cz_fr_dbl(&acc, &acc);
+            cz_fr_neg(&y[i], &acc);
+        }
+        cz_g1_jac s1, s2;
+        cz_g1_set_inf(&s1);
+        cz_g1_set_inf(&s2);
+        for (int j = 0; j < 63; j++) {
+            cz_g1_jac p, q;
+            cz_fr pl;
+            cz_g1_from_aff(&p, &pk.h[j]);
+            cz_fr_from_mont(&pl, &x[j]);
+            cz_g1_mul_dbl_add(&q, &p, pl.l, 255);
+            cz_g1_add(&s1, &s1, &q);
+        }
+        for (int i = 0; i < 64; i++) {
+            cz_g1_jac p, q;
+            cz_fr pl;
+            cz_g1_from_aff(&p, &zk->pk.h[i]);
+            cz_fr_from_mont(&pl, &y[i]);
+            cz_g1_mul_dbl_add(&q, &p, pl.l, 255);
+            cz_g1_add(&s2, &s2, &q);
+        }
+        CHECK(cz_g1_eq(&s1, &s2));
+    }
+    /* another circuit's r1cs is refused */
+    cz_r1cs other;
+    cz_r1cs_builder *b;
+    CHECK(cz_r1cs_builder_new(&b, 4, 41) == CZ_OK);
+    for (int i = 0; i < 42; i++) {
+        CHECK(cz_r1cs_builder_term(b, CZ_A, 5, &one_fr) == CZ_OK);
+        CHECK(cz_r1cs_builder_end_constraint(b) == CZ_OK);
+    }
+    CHECK(cz_r1cs_builder_finish(b, &other) == CZ_OK);
+    cz_groth16_pk pk2;
+    CHECK(cz_zkey_to_params(&pk2, zk, &other, NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG && strstr(msg, "not the same"));
+    cz_r1cs_free(&other);
+    cz_groth16_pvk_free(&pvk);
+    cz_groth16_vk_free(&vk);
+    cz_groth16_pk_free(&pk);
+    cz_r1cs_free(&cs);
+}
+
 /* every prefix of a file is refused */
 static void truncations(const char *name, int which)
 {
@@ -517,7 +628,9 @@ int main(void)
     cz_r1cs cs;
     test_decimal_fp(&rng);
     test_readers(&zk, &w, &cs);
+    cz_fr_one(&one_fr);
     if (w && zk.pk.n_vars == 45) test_prove_verify(&zk, w, &rng);
+    if (w && zk.pk.n_vars == 45) test_export(&zk, w, &rng);
     test_bad_files();
     truncations("chain.zkey", 0);
     truncations("chain.wtns", 1);

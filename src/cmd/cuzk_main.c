@@ -14,6 +14,7 @@ static void usage(FILE *f)
             "  setup  --pce F --out-params P --out-vk V [--seed S] [--threads N]\n"
             "                            INSECURE test setup (toxic waste from the seed)\n"
             "  prove  --params P --pce F --witness W --out proof.bin [--seed S] [--threads N]\n"
+            "         (W: witness.bin or a circom .wtns)\n"
             "         [--cache-dir D] [--no-cache]\n"
             "                            prove; --seed gives reproducible (not zero-knowledge) proofs\n"
             "  verify --vk V --public public.json --proof proof.bin\n"
@@ -26,7 +27,7 @@ static void usage(FILE *f)
             "                            snarkjs-compatible prove (circom/snarkjs BLS12-381 files)\n"
             "  groth16 verify VERIFICATION_KEY.json PUBLIC.json PROOF.json\n"
             "                            prints OK! (exit 0) or Invalid proof (exit 1)\n"
-            "  zkey export-params CIRCUIT.zkey OUT.params\n"
+            "  zkey export-params CIRCUIT.zkey OUT.params --r1cs CIRCUIT.r1cs [--pce OUT.pce]\n"
             "                            snarkjs key -> bellperson .params + .pce for cuzk prove\n"
             "  demo                      arithmetic self-check (scalar mul, encodings, pairing)\n"
             "  help                      this text\n");

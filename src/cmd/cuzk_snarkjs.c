@@ -3,7 +3,8 @@
  *   cuzk groth16 prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json>
  *                       [--r1cs circuit.r1cs] [--seed S] [--threads N]
  *   cuzk groth16 verify <verification_key.json> <public.json> <proof.json>
- *   cuzk zkey export-params <circuit.zkey> <out.params>   (see docs/FORMATS.md)
+ *   cuzk zkey export-params <circuit.zkey> <out.params> --r1cs <circuit.r1cs>
+ *                       [--pce out.pce] (see formats/zkey_export.h)
  * prove prints its timings per stage; verify prints "OK!" (exit 0) or
  * "[ERROR] cuzk: Invalid proof" (exit 1), as snarkjs does. Unreadable or
  * malformed input is exit 2.
@@ -20,12 +21,15 @@
 
 #include "cmd/cuzk_args.h"
 #include "cmd/cuzk_cmds.h"
+#include "formats/params.h"
 #include "formats/public_json.h"
 #include "formats/r1cs_file.h"
 #include "formats/snarkjs_json.h"
 #include "formats/wtns.h"
 #include "formats/zkey.h"
+#include "formats/zkey_export.h"
 #include "groth16/groth16.h"
+#include "r1cs/pce.h"
 
 #define N_OPTS(a) ((int)(sizeof(a) / sizeof(a[0])))
 #define MAX_ARGS 32
@@ -244,10 +248,54 @@ int cz_cmd_groth16(int argc, char **argv)
     return 2;
 }
 
+static int zkey_export_params(int argc, char **argv)
+{
+    const char *cmd = "zkey export-params";
+    cz_arg o[] = {{"r1cs", 0, 1, 0}, {"pce", 0, 0, 0}, {"threads", 0, 0, 0}};
+    char *pos[MAX_ARGS];
+    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 2, o, N_OPTS(o));
+    if (rc) return rc;
+    char pce_path[4096];
+    const char *pce_opt = cz_args_get(o, N_OPTS(o), "pce");
+    size_t pl = strlen(pos[1]);
+    if (pce_opt) snprintf(pce_path, sizeof pce_path, "%s", pce_opt);
+    else if (pl > 7 && !strcmp(pos[1] + pl - 7, ".params")) snprintf(pce_path, sizeof pce_path, "%.*s.pce", (int)(pl - 7), pos[1]);
+    else snprintf(pce_path, sizeof pce_path, "%s.pce", pos[1]);
+    cz_pool *pool;
+    if ((rc = threads_opt(cmd, cz_args_get(o, N_OPTS(o), "threads"), &pool))) return rc;
+    char msg[600];
+    cz_zkey zk = {0};
+    cz_r1cs cs = {0};
+    cz_groth16_pk pk = {0};
+    double t0 = now_ms(), t = t0;
+    printf("cuzk zkey export-params:\n");
+    if (cz_zkey_open(&zk, pos[0], pool, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    if (cz_r1cs_file_read(&cs, NULL, cz_args_get(o, N_OPTS(o), "r1cs"), msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    stage("load zkey + r1cs", now_ms() - t);
+    t = now_ms();
+    if (cz_zkey_to_params(&pk, &zk, &cs, pool, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    stage("convert (H change of basis)", now_ms() - t);
+    t = now_ms();
+    if (cz_params_write(pos[1], &pk, msg, sizeof msg) || cz_pce_write(pce_path, &cs, msg, sizeof msg)) {
+        rc = err2(cmd, msg);
+        goto out;
+    }
+    stage("write params + pce", now_ms() - t);
+    stage("total", now_ms() - t0);
+    printf("cuzk zkey export-params: wrote %s and %s (prove with: cuzk prove --params %s --pce %s --witness W)\n",
+           pos[1], pce_path, pos[1], pce_path);
+out:
+    cz_groth16_pk_free(&pk);
+    cz_r1cs_free(&cs);
+    cz_zkey_close(&zk);
+    cz_pool_destroy(pool);
+    return rc;
+}
+
 int cz_cmd_zkey(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "usage: cuzk zkey export-params <circuit.zkey> <out.params>\n");
+    if (argc >= 2 && !strcmp(argv[1], "export-params")) return zkey_export_params(argc - 1, argv + 1);
+    fprintf(stderr, "usage: cuzk zkey export-params <circuit.zkey> <out.params> --r1cs <circuit.r1cs> "
+                    "[--pce out.pce] [--threads N]\n");
     return 2;
 }

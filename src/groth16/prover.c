@@ -2,7 +2,10 @@
  *
  *   a, b, c = A w, B w, C w, extended by one row per input (a = w_i, b = c = 0)
  *   H:  a, b, c <- iNTT; coset NTT; h = (a b - c) / (g^m - 1); coset iNTT;
- *       keep the first m - 1 coefficients
+ *       keep the first m - 1 coefficients. The roots of unity and the coset
+ *       come from the generator g = 7, or cs->ntt_generator when set (5 for
+ *       a system exported from a snarkjs .zkey: its A/B/L points put
+ *       constraint i at 5-based omega^i)
  *   A = alpha + sum w_i a_i + r delta                           (G1)
  *   B = beta  + sum w_i b_i + s delta                           (G2, and G1 for C)
  *   C = sum h_i H_i + sum aux_i L_i + s A + r B_g1 - r s delta  (G1)
@@ -140,7 +143,7 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     tm.spmv_ms = now_ms() - ts;
 
     ts = now_ms();
-    if ((err = cz_ntt_domain_init(&dom, log_m, BELLPERSON_GENERATOR))) {
+    if ((err = cz_ntt_domain_init(&dom, log_m, cs->ntt_generator ? cs->ntt_generator : BELLPERSON_GENERATOR))) {
         cz_fail(err, msg, msglen, "cannot build NTT domain 2^%d", log_m);
         goto done;
     }

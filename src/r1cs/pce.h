@@ -2,7 +2,7 @@
  *
  * Layout (all integers little-endian):
  *   header, 128 bytes:
- *     0  magic "CUZKPCE\0"          8  u32 version (1)     12 u32 header size (128)
+ *     0  magic "CUZKPCE\0"          8  u32 version (1, or 2 below)  12 u32 header size (128)
  *     16 u64 n_vars  24 u64 n_inputs  32 u64 n_constraints
  *     40 per matrix A, B, C: u64 nnz, u32 n_coefs, u32 cidx_bytes  (3 x 16 bytes)
  *     88 u64 payload length          96 u64 XXH64 (seed 0) of the payload

@@ -93,5 +93,13 @@ else
     bad "zkey export-params failed"; cat "$T/err"
 fi
 
+# inspect knows the three circom/snarkjs files
+expect_rc 0 "inspect zkey" "$CUZK" inspect "$D/chain.zkey"
+grep -q "domain 2^6" "$T/out" || bad "inspect zkey: no domain"
+expect_rc 0 "inspect wtns" "$CUZK" inspect "$D/chain.wtns"
+expect_rc 0 "inspect r1cs" "$CUZK" inspect "$D/chain.r1cs"
+grep -q "constraints 42" "$T/out" || bad "inspect r1cs: no constraint count"
+expect_rc 2 "inspect truncated zkey" "$CUZK" inspect "$T/cut.zkey"
+
 [ "$fail" = 0 ] && echo "cli_zkey: all passed"
 exit $fail

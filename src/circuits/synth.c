@@ -17,7 +17,6 @@
  * rows bind the public inputs to existing variables. */
 #include "circuits/synth.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 
 #include "formats/fio.h"
 
-#define fail cz__fmt_fail
+#define fail cz_fail
 
 cz_err cz__binfile_parse(cz__binfile *bf, const uint8_t *p, size_t len, const char magic[4],
                          uint32_t max_version, const char *what, char *msg, size_t msglen)

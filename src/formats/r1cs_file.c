@@ -7,7 +7,7 @@
 #include "formats/fio.h"
 #include "formats/iden3bin.h"
 
-#define fail cz__fmt_fail
+#define fail cz_fail
 
 cz_err cz_r1cs_file_parse(cz_r1cs *out, cz_r1cs_file_info *info, const uint8_t *buf, size_t len, char *msg,
                           size_t msglen)

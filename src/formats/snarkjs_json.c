@@ -13,7 +13,7 @@
 #include "formats/fio.h"
 #include "util/json.h"
 
-#define fail cz__fmt_fail
+#define fail cz_fail
 
 /* ---------------------------------------------------------------- writing */
 typedef struct {

@@ -12,7 +12,7 @@
 #include "formats/fio.h"
 #include "formats/iden3bin.h"
 
-#define fail cz__fmt_fail
+#define fail cz_fail
 #define G1B 96
 #define G2B 192
 

@@ -12,7 +12,7 @@
 #include "formats/fio.h"
 #include "poly/ntt.h"
 
-#define fail cz__fmt_fail
+#define fail cz_fail
 #define SNARKJS_GENERATOR 5
 
 typedef struct {

@@ -35,6 +35,10 @@ grep -q "check witness" "$T/out" || bad "--r1cs did not check the witness"
 # same layout as snarkjs's proof.json (numbers aside)
 diff <(sed 's/[0-9]\{5,\}/N/g' "$D/proof.json") <(sed 's/[0-9]\{5,\}/N/g' "$T/proof.json") >/dev/null || bad "proof.json layout differs from snarkjs's"
 
+# the verification key, byte-identical to snarkjs's export
+expect_rc 0 "export verificationkey" "$CUZK" zkey export verificationkey "$D/chain.zkey" "$T/vk.json"
+cmp -s "$T/vk.json" "$D/verification_key.json" || bad "verification_key.json differs from snarkjs's"
+
 # invalid proofs: exit 1 with snarkjs's words
 sed 's/"12345678901234567890"/"12345678901234567891"/' "$D/public.json" > "$T/wrongpub.json"
 expect_rc 1 "wrong public input" "$CUZK" groth16 verify "$D/verification_key.json" "$T/wrongpub.json" "$D/proof.json"

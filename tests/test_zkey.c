@@ -174,6 +174,14 @@ static void test_readers(cz_zkey *zk, cz_fr **w, cz_r1cs *cs)
           cz_g2_aff_eq(&vk.delta_g2, &zk->pk.vk.delta_g2));
     for (size_t i = 0; i < 4 && i < vk.n_ic; i++) CHECK(cz_g1_aff_eq(&vk.ic[i], &zk->pk.vk.ic[i]));
     cz_groth16_vk_free(&vk);
+    /* and our encoder writes snarkjs's exact bytes, vk_alphabeta_12 = e(alpha, beta) included */
+    {
+        size_t vl, el;
+        char *vt = (char *)slurp("verification_key.json", &vl), *enc;
+        CHECK(cz_snarkjs_vk_encode(&enc, &el, &zk->pk.vk) == CZ_OK && el == vl && !memcmp(enc, vt, vl));
+        free(enc);
+        free(vt);
+    }
 
     /* the in-memory loader (copies) gives the same key */
     size_t len;

@@ -29,6 +29,8 @@ static void usage(FILE *f)
             "                            prints OK! (exit 0) or Invalid proof (exit 1)\n"
             "  zkey export-params CIRCUIT.zkey OUT.params --r1cs CIRCUIT.r1cs [--pce OUT.pce]\n"
             "                            snarkjs key -> bellperson .params + .pce for cuzk prove\n"
+            "  zkey export verificationkey CIRCUIT.zkey VERIFICATION_KEY.json\n"
+            "                            the snarkjs verification key of a zkey\n"
             "  demo                      arithmetic self-check (scalar mul, encodings, pairing)\n"
             "  help                      this text\n");
 }

@@ -5,6 +5,7 @@
  *   cuzk groth16 verify <verification_key.json> <public.json> <proof.json>
  *   cuzk zkey export-params <circuit.zkey> <out.params> --r1cs <circuit.r1cs>
  *                       [--pce out.pce] (see formats/zkey_export.h)
+ *   cuzk zkey export verificationkey <circuit.zkey> <verification_key.json>
  * prove prints its timings per stage; verify prints "OK!" (exit 0) or
  * "[ERROR] cuzk: Invalid proof" (exit 1), as snarkjs does. Unreadable or
  * malformed input is exit 2.
@@ -292,10 +293,28 @@ out:
     return rc;
 }
 
+static int zkey_export_vk(int argc, char **argv)
+{
+    const char *cmd = "zkey export verificationkey";
+    cz_arg o[] = {{"verbose", 1, 0, 0}};
+    char *pos[MAX_ARGS];
+    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 2, o, N_OPTS(o));
+    if (rc) return rc;
+    char msg[600];
+    cz_zkey zk;
+    if (cz_zkey_open(&zk, pos[0], NULL, msg, sizeof msg)) return err2(cmd, msg);
+    if (cz_snarkjs_vk_write(pos[1], &zk.pk.vk, msg, sizeof msg)) rc = err2(cmd, msg);
+    cz_zkey_close(&zk);
+    return rc;
+}
+
 int cz_cmd_zkey(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "export-params")) return zkey_export_params(argc - 1, argv + 1);
+    if (argc >= 3 && !strcmp(argv[1], "export") && !strcmp(argv[2], "verificationkey"))
+        return zkey_export_vk(argc - 2, argv + 2);
     fprintf(stderr, "usage: cuzk zkey export-params <circuit.zkey> <out.params> --r1cs <circuit.r1cs> "
-                    "[--pce out.pce] [--threads N]\n");
+                    "[--pce out.pce] [--threads N]\n"
+                    "       cuzk zkey export verificationkey <circuit.zkey> <verification_key.json>\n");
     return 2;
 }

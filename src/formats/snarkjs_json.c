@@ -11,6 +11,7 @@
 
 #include "formats/decimal.h"
 #include "formats/fio.h"
+#include "pairing/pairing.h"
 #include "util/json.h"
 
 #define fail cz_fail
@@ -132,6 +133,59 @@ cz_err cz_snarkjs_public_encode(char **out, size_t *len, const cz_fr *v, size_t 
     return CZ_OK;
 }
 
+static void fp2_pair(sbuf *b, const cz_fp2 *x, int level)
+{
+    char d0[CZ_FP_DECIMAL_MAX], d1[CZ_FP_DECIMAL_MAX];
+    const char *it[2] = {d0, d1};
+    cz_fp_to_decimal(d0, &x->c0);
+    cz_fp_to_decimal(d1, &x->c1);
+    str_array(b, it, 2, level);
+}
+
+cz_err cz_snarkjs_vk_encode(char **out, size_t *len, const cz_groth16_vk *vk)
+{
+    sbuf b = {0};
+    char np[24];
+    snprintf(np, sizeof np, "%zu", vk->n_ic ? vk->n_ic - 1 : 0);
+    puts_(&b, "{\n \"protocol\": \"groth16\",\n \"curve\": \"bls12381\",\n \"nPublic\": ");
+    puts_(&b, np);
+    puts_(&b, ",\n \"vk_alpha_1\": ");
+    g1_json(&b, &vk->alpha_g1, 1);
+    puts_(&b, ",\n \"vk_beta_2\": ");
+    g2_json(&b, &vk->beta_g2, 1);
+    puts_(&b, ",\n \"vk_gamma_2\": ");
+    g2_json(&b, &vk->gamma_g2, 1);
+    puts_(&b, ",\n \"vk_delta_2\": ");
+    g2_json(&b, &vk->delta_g2, 1);
+    puts_(&b, ",\n \"vk_alphabeta_12\": [");
+    cz_fp12 ab;
+    cz_pairing(&ab, &vk->alpha_g1, &vk->beta_g2);
+    const cz_fp6 *h[2] = {&ab.c0, &ab.c1};
+    for (int i = 0; i < 2; i++) {
+        const cz_fp2 *c[3] = {&h[i]->c0, &h[i]->c1, &h[i]->c2};
+        indent(&b, 2);
+        puts_(&b, "[");
+        for (int k = 0; k < 3; k++) {
+            indent(&b, 3);
+            fp2_pair(&b, c[k], 3);
+            if (k < 2) puts_(&b, ",");
+        }
+        indent(&b, 2);
+        puts_(&b, i ? "]" : "],");
+    }
+    puts_(&b, "\n ],\n \"IC\": [");
+    for (size_t i = 0; i < vk->n_ic; i++) {
+        indent(&b, 2);
+        g1_json(&b, &vk->ic[i], 2);
+        if (i + 1 < vk->n_ic) puts_(&b, ",");
+    }
+    puts_(&b, vk->n_ic ? "\n ]\n}" : "]\n}");
+    if (b.oom) { free(b.p); *out = NULL; *len = 0; return CZ_ERR_NOMEM; }
+    *out = b.p;
+    *len = b.n;
+    return CZ_OK;
+}
+
 static cz_err write_text(const char *path, char *text, size_t len, cz_err e, char *msg, size_t msglen)
 {
     if (e) return fail(e, msg, msglen, "out of memory");
@@ -147,6 +201,14 @@ cz_err cz_snarkjs_proof_write(const char *path, const cz_groth16_proof *p, char 
     char *t;
     size_t n;
     cz_err e = cz_snarkjs_proof_encode(&t, &n, p);
+    return write_text(path, t, n, e, msg, msglen);
+}
+
+cz_err cz_snarkjs_vk_write(const char *path, const cz_groth16_vk *vk, char *msg, size_t msglen)
+{
+    char *t;
+    size_t n;
+    cz_err e = cz_snarkjs_vk_encode(&t, &n, vk);
     return write_text(path, t, n, e, msg, msglen);
 }
 

@@ -11,7 +11,8 @@
  *   verification_key.json: {"protocol": "groth16", "curve": "bls12381",
  *                "nPublic": N, "vk_alpha_1": G1, "vk_beta_2", "vk_gamma_2",
  *                "vk_delta_2": G2, "vk_alphabeta_12": (not read), "IC": [G1 x N+1]}
- * The writers produce exactly snarkjs's bytes for the same values: its
+ * The writers (proof, public, verification key) produce exactly snarkjs's
+ * bytes for the same values: its
  * JSON with one space of indentation per level, no newline at the end.
  *
  * The readers are stricter than snarkjs (which takes any string BigInt()
@@ -38,6 +39,12 @@ cz_err cz_snarkjs_proof_write(const char *path, const cz_groth16_proof *p, char 
 /* public signals (Montgomery form) as snarkjs writes public.json */
 cz_err cz_snarkjs_public_encode(char **out, size_t *len, const cz_fr *v, size_t n);
 cz_err cz_snarkjs_public_write(const char *path, const cz_fr *v, size_t n, char *msg, size_t msglen);
+
+/* the verification_key.json snarkjs's `zkey export verificationkey` writes for
+ * vk (alpha_g1, beta_g2, gamma_g2, delta_g2, ic; vk_alphabeta_12 = e(alpha,
+ * beta) is computed, with snarkjs's Fp12 layout, which is cz_fp12's) */
+cz_err cz_snarkjs_vk_encode(char **out, size_t *len, const cz_groth16_vk *vk);
+cz_err cz_snarkjs_vk_write(const char *path, const cz_groth16_vk *vk, char *msg, size_t msglen);
 
 /* Errors: CZ_ERR_PARSE (not JSON, wrong shape, bad decimal), CZ_ERR_NONCANONICAL
  * (a number >= the modulus), CZ_ERR_NOT_ON_CURVE, CZ_ERR_NOT_IN_SUBGROUP,

@@ -97,6 +97,15 @@ else
     bad "zkey export-params failed"; cat "$T/err"
 fi
 
+# a synthetic (insecure) snarkjs workload: prove and verify, and export-params refuses it without an r1cs
+expect_rc 0 "zkey synth" "$CUZK" zkey synth --constraints 100 --out "$T/syn" --seed 3
+grep -q "INSECURE" "$T/out" || bad "zkey synth: no insecurity warning"
+expect_rc 0 "prove synthetic" "$CUZK" groth16 prove "$T/syn/circuit.zkey" "$T/syn/witness.wtns" "$T/syn/proof.json" "$T/syn/pub.json"
+cmp -s "$T/syn/pub.json" "$T/syn/public.json" || bad "synthetic public.json differs"
+expect_rc 0 "verify synthetic" "$CUZK" groth16 verify "$T/syn/verification_key.json" "$T/syn/public.json" "$T/syn/proof.json"
+expect_rc 1 "synthetic proof, other key" "$CUZK" groth16 verify "$D/verification_key.json" "$D/public.json" "$T/syn/proof.json"
+expect_rc 2 "export-params without --r1cs" "$CUZK" zkey export-params "$T/syn/circuit.zkey" "$T/syn/x.params"
+
 # inspect knows the three circom/snarkjs files
 expect_rc 0 "inspect zkey" "$CUZK" inspect "$D/chain.zkey"
 grep -q "domain 2^6" "$T/out" || bad "inspect zkey: no domain"

@@ -31,6 +31,8 @@ static void usage(FILE *f)
             "                            snarkjs key -> bellperson .params + .pce for cuzk prove\n"
             "  zkey export verificationkey CIRCUIT.zkey VERIFICATION_KEY.json\n"
             "                            the snarkjs verification key of a zkey\n"
+            "  zkey synth --constraints N --out DIR [--seed S]\n"
+            "                            INSECURE synthetic snarkjs workload (zkey, wtns, vk, public)\n"
             "  demo                      arithmetic self-check (scalar mul, encodings, pairing)\n"
             "  help                      this text\n");
 }

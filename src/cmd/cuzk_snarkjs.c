@@ -6,6 +6,10 @@
  *   cuzk zkey export-params <circuit.zkey> <out.params> --r1cs <circuit.r1cs>
  *                       [--pce out.pce] (see formats/zkey_export.h)
  *   cuzk zkey export verificationkey <circuit.zkey> <verification_key.json>
+ *   cuzk zkey synth --constraints N --out DIR [--seed S]: an INSECURE
+ *       synthetic workload (cuzk synth's circuit, seeded setup) as
+ *       circuit.zkey, witness.wtns, verification_key.json, public.json, so
+ *       that snarkjs and cuzk can be compared at any size without a ceremony
  * prove prints its timings per stage; verify prints "OK!" (exit 0) or
  * "[ERROR] cuzk: Invalid proof" (exit 1), as snarkjs does. Unreadable or
  * malformed input is exit 2.
@@ -18,9 +22,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cmd/cuzk_args.h"
+#include "circuits/synth.h"
 #include "cmd/cuzk_cmds.h"
 #include "formats/params.h"
 #include "formats/public_json.h"
@@ -308,13 +314,70 @@ static int zkey_export_vk(int argc, char **argv)
     return rc;
 }
 
+/* an INSECURE synthetic snarkjs workload: cuzk synth's circuit, the seeded
+ * test setup with roots from 5, written as circuit.zkey + witness.wtns +
+ * verification_key.json + public.json (+ circuit.r1cs is not produced) */
+static int zkey_synth(int argc, char **argv)
+{
+    const char *cmd = "zkey synth";
+    cz_arg o[] = {{"constraints", 0, 1, 0}, {"out", 0, 1, 0}, {"seed", 0, 0, 0}, {"threads", 0, 0, 0}};
+    char *pos[MAX_ARGS];
+    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 0, o, N_OPTS(o));
+    if (rc) return rc;
+    cz_synth_params sp;
+    cz_synth_params_init(&sp);
+    const char *ss = cz_args_get(o, N_OPTS(o), "seed");
+    if (cz_args_u64(cz_args_get(o, N_OPTS(o), "constraints"), &sp.n_constraints) ||
+        sp.n_constraints < CZ_SYNTH_MIN_CONSTRAINTS || sp.n_constraints > ((uint64_t)1 << CZ_ZKEY_MAX_LOG_DOMAIN) - 16)
+        return err2(cmd, "bad --constraints");
+    if (ss && cz_args_u64(ss, &sp.seed)) return err2(cmd, "bad --seed");
+    cz_pool *pool;
+    if ((rc = threads_opt(cmd, cz_args_get(o, N_OPTS(o), "threads"), &pool))) return rc;
+    const char *dir = cz_args_get(o, N_OPTS(o), "out");
+    char msg[600], p[4096];
+    cz_r1cs cs = {0};
+    cz_fr *w = NULL;
+    cz_groth16_pk pk = {0};
+    double t0 = now_ms(), t = t0;
+    printf("cuzk zkey synth: WARNING: INSECURE test key (toxic waste from seed %llu); for benchmarks only\n",
+           (unsigned long long)sp.seed);
+    mkdir(dir, 0755);
+    if (cz_synth_generate(&cs, &w, &sp, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    cs.ntt_generator = 5;
+    stage("synthesize circuit", now_ms() - t);
+    t = now_ms();
+    if (cz_groth16_setup_insecure(&pk, &cs, sp.seed, pool, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    stage("setup (insecure)", now_ms() - t);
+    t = now_ms();
+    snprintf(p, sizeof p, "%s/circuit.zkey", dir);
+    if (cz_zkey_write_from_params(p, &pk, &cs, pool, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    snprintf(p, sizeof p, "%s/witness.wtns", dir);
+    if (cz_wtns_write(p, w, cs.n_vars, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    snprintf(p, sizeof p, "%s/verification_key.json", dir);
+    if (cz_snarkjs_vk_write(p, &pk.vk, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    snprintf(p, sizeof p, "%s/public.json", dir);
+    if (cz_snarkjs_public_write(p, w + 1, cs.n_inputs - 1, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    stage("write zkey, wtns, vk, public", now_ms() - t);
+    stage("total", now_ms() - t0);
+    printf("cuzk zkey synth: %llu constraints, %llu signals, in %s\n", (unsigned long long)cs.n_constraints,
+           (unsigned long long)cs.n_vars, dir);
+out:
+    cz_groth16_pk_free(&pk);
+    cz_r1cs_free(&cs);
+    free(w);
+    cz_pool_destroy(pool);
+    return rc;
+}
+
 int cz_cmd_zkey(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "synth")) return zkey_synth(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "export-params")) return zkey_export_params(argc - 1, argv + 1);
     if (argc >= 3 && !strcmp(argv[1], "export") && !strcmp(argv[2], "verificationkey"))
         return zkey_export_vk(argc - 2, argv + 2);
     fprintf(stderr, "usage: cuzk zkey export-params <circuit.zkey> <out.params> --r1cs <circuit.r1cs> "
                     "[--pce out.pce] [--threads N]\n"
-                    "       cuzk zkey export verificationkey <circuit.zkey> <verification_key.json>\n");
+                    "       cuzk zkey export verificationkey <circuit.zkey> <verification_key.json>\n"
+                    "       cuzk zkey synth --constraints N --out DIR [--seed S]   (INSECURE synthetic workload)\n");
     return 2;
 }

@@ -39,4 +39,23 @@ cz_err cz_zkey_to_params(cz_groth16_pk *pk, const cz_zkey *zk, cz_r1cs *cs, cz_p
  * bellperson H basis from the snarkjs one, n = 2^log_n; out has n - 1 points */
 cz_err cz_zkey_h_to_bellperson(cz_g1_aff *out, const cz_g1_aff *h, int log_n, cz_pool *pool);
 
+/* the inverse: H_i from h_j (n - 1 points), taking the unused direction
+ * tau^(n-1) t(tau)/delta as 0 (the prover's h vector never has a component
+ * there: A B - C vanishes on the n-domain, so it is t(x) q(x), deg q <= n - 2).
+ * out has n points. */
+cz_err cz_zkey_h_from_bellperson(cz_g1_aff *out, const cz_g1_aff *h, int log_n, cz_pool *pool);
+
+/* The reverse direction, for synthetic workloads (no ceremony): a .zkey in
+ * snarkjs's layout from a bellperson-layout key made for cs with
+ * cs->ntt_generator == 5 (e.g. cz_groth16_setup_insecure on such a cs):
+ * A/B1/B2 expanded to every signal (infinity where absent), C = l, IC, H by
+ * cz_zkey_h_from_bellperson, coefficients from cs's A and B plus the input
+ * rows, a contributions section with a zero hash and no contribution. The
+ * H points differ from what snarkjs would compute from the same tau by the
+ * unused direction only, so snarkjs and cuzk both prove with it. */
+cz_err cz_zkey_encode_from_params(uint8_t **out, size_t *len, const cz_groth16_pk *pk, const cz_r1cs *cs,
+                                  cz_pool *pool, char *msg, size_t msglen);
+cz_err cz_zkey_write_from_params(const char *path, const cz_groth16_pk *pk, const cz_r1cs *cs, cz_pool *pool,
+                                 char *msg, size_t msglen);
+
 #endif

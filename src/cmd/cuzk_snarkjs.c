@@ -66,7 +66,10 @@ static int split_args(const char *cmd, int argc, char **argv, char **pos, int *n
     *npos = 0;
     for (int i = 1; i < argc; i++) {
         if (nopt >= MAX_ARGS - 1 || *npos >= MAX_ARGS) return err2(cmd, "too many arguments");
-        if (!strncmp(argv[i], "--", 2)) {
+        if (!strcmp(argv[i], "-v")) { /* snarkjs's short verbose flag */
+            static char verbose[] = "--verbose";
+            opt_argv[nopt++] = verbose;
+        } else if (!strncmp(argv[i], "--", 2)) {
             opt_argv[nopt++] = argv[i];
             for (int k = 0; k < no; k++)
                 if (!strcmp(o[k].name, argv[i] + 2) && !o[k].is_flag && i + 1 < argc) opt_argv[nopt++] = argv[++i];
@@ -97,7 +100,7 @@ static int threads_opt(const char *cmd, const char *s, cz_pool **pool)
 static int groth16_prove(int argc, char **argv)
 {
     const char *cmd = "groth16 prove";
-    cz_arg o[] = {{"r1cs", 0, 0, 0}, {"seed", 0, 0, 0}, {"threads", 0, 0, 0}};
+    cz_arg o[] = {{"r1cs", 0, 0, 0}, {"seed", 0, 0, 0}, {"threads", 0, 0, 0}, {"verbose", 1, 0, 0}};
     char *pos[MAX_ARGS];
     int npos, rc = split_args(cmd, argc, argv, pos, &npos, 4, o, N_OPTS(o));
     if (rc) return rc;

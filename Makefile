@@ -16,7 +16,7 @@ build: bootstrap
 	@cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	$(BUILD)/bin/cuzk demo
+	scripts/run-default $(BUILD)
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -16,6 +16,8 @@
 // from noble: field ops from bls12_381.fields, group ops from G1/G2.Point,
 // decodes from Point.fromHex, pairing checks from pairingBatch.
 //
+// Works with noble 1.9.x (the version scripts/bootstrap pins) and 2.x.
+//
 // Decoding: `valid` is the verdict of the full ZCash rules. noble 1.x decides
 // on-curve, square-root and subgroup membership; two rules it does not enforce
 // are checked here on the bytes, independently of noble: the flag bits
@@ -102,8 +104,10 @@ const grp = {
         rhs: (x) => Fp2.add(Fp2.pow(x, 3n), Fp2.fromBigTuple([4n, 4n])),
         rand: () => Fp2.fromBigTuple([rng.below(P), rng.below(P)]) },
 };
-const comp = (pt) => pt.toHex(true);
-const uncomp = (pt) => pt.toHex(false);
+// noble 2.x will not encode the point at infinity: write the ZCash constant
+const infL = (pt) => (pt instanceof G1 ? 48 : 96);
+const comp = (pt) => pt.is0() ? 'c0' + '00'.repeat(infL(pt) - 1) : pt.toHex(true);
+const uncomp = (pt) => pt.is0() ? '40' + '00'.repeat(2 * infL(pt) - 1) : pt.toHex(false);
 const randScalar = () => 1n + rng.below(R - 1n);
 const randPoint = (g) => grp[g].Pt.BASE.multiply(randScalar());
 const mulK = (pt, k) => { const m = k % R; return m === 0n || pt.is0() ? pt.constructor.ZERO : pt.multiply(m); };

@@ -80,6 +80,8 @@ int main(void)
     test_laws_g2(&rng);
     test_mul_g1(&rng, r);
     test_mul_g2(&rng, r);
+    test_order3_g1(&rng);
+    test_order3_g2(&rng);
     test_batch_g1(&rng);
     test_batch_g2(&rng);
     test_subgroup_g1(&rng, 40);

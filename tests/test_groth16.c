@@ -9,20 +9,7 @@
 #include "testutil.h"
 #include "groth16/groth16.h"
 
-/* local proof encoding until the formats layer lands */
-static void cz_proof_encode(uint8_t out[192], const cz_groth16_proof *p)
-{
-    cz_g1_compress(out, &p->a);
-    cz_g2_compress(out + 48, &p->b);
-    cz_g1_compress(out + 144, &p->c);
-}
-static cz_err cz_proof_decode(cz_groth16_proof *p, const uint8_t in[192])
-{
-    cz_err e = cz_g1_decode(&p->a, in, 48, 1);
-    if (!e) e = cz_g2_decode(&p->b, in + 48, 96, 1);
-    if (!e) e = cz_g1_decode(&p->c, in + 144, 48, 1);
-    return e;
-}
+#include "formats/proof.h"
 
 /* x_i bits; y_j = x_a * x_b (AND), z = sum 2^i x_i (packing); inputs are
  * packed values of a few bits */

@@ -11,8 +11,29 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: cuzk <command> [args]\n"
             "commands:\n"
+            "  setup  --pce F --out-params P --out-vk V [--seed S] [--threads N]\n"
+            "                            INSECURE test setup (toxic waste from the seed)\n"
+            "  prove  --params P --pce F --witness W --out proof.bin [--seed S] [--threads N]\n"
+            "         (W: witness.bin or a circom .wtns)\n"
+            "         [--cache-dir D] [--no-cache]\n"
+            "                            prove; --seed gives reproducible (not zero-knowledge) proofs\n"
+            "  verify --vk V --public public.json --proof proof.bin\n"
+            "                            exit 0 valid, 1 invalid, 2 error\n"
+            "  inspect FILE              what a PCE/witness/params/vk/proof/cache file holds\n"
             "  vectors check FILE.json   run known-answer vectors, print 'N passed, N failed'\n"
-            "  demo                      built-in default job (what `make run` runs)\n"
+            "  synth  --constraints N --out DIR [--seed S]\n"
+            "                            synthetic circuit: circuit.pce, witness.bin, public.json\n"
+            "  groth16 prove CIRCUIT.zkey WITNESS.wtns PROOF.json PUBLIC.json [--r1cs F] [--seed S]\n"
+            "                            snarkjs-compatible prove (circom/snarkjs BLS12-381 files)\n"
+            "  groth16 verify VERIFICATION_KEY.json PUBLIC.json PROOF.json\n"
+            "                            prints OK! (exit 0) or Invalid proof (exit 1)\n"
+            "  zkey export-params CIRCUIT.zkey OUT.params --r1cs CIRCUIT.r1cs [--pce OUT.pce]\n"
+            "                            snarkjs key -> bellperson .params + .pce for cuzk prove\n"
+            "  zkey export verificationkey CIRCUIT.zkey VERIFICATION_KEY.json\n"
+            "                            the snarkjs verification key of a zkey\n"
+            "  zkey synth --constraints N --out DIR [--seed S]\n"
+            "                            INSECURE synthetic snarkjs workload (zkey, wtns, vk, public)\n"
+            "  demo                      arithmetic self-check (scalar mul, encodings, pairing)\n"
             "  help                      this text\n");
 }
 
@@ -23,6 +44,13 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) { usage(stdout); return 0; }
     if (!strcmp(cmd, "vectors")) return cz_cmd_vectors(argc - 1, argv + 1);
     if (!strcmp(cmd, "demo")) return cz_cmd_demo(argc - 1, argv + 1);
+    if (!strcmp(cmd, "synth")) return cz_cmd_synth(argc - 1, argv + 1);
+    if (!strcmp(cmd, "setup")) return cz_cmd_setup(argc - 1, argv + 1);
+    if (!strcmp(cmd, "prove")) return cz_cmd_prove(argc - 1, argv + 1);
+    if (!strcmp(cmd, "verify")) return cz_cmd_verify(argc - 1, argv + 1);
+    if (!strcmp(cmd, "inspect")) return cz_cmd_inspect(argc - 1, argv + 1);
+    if (!strcmp(cmd, "groth16")) return cz_cmd_groth16(argc - 1, argv + 1);
+    if (!strcmp(cmd, "zkey")) return cz_cmd_zkey(argc - 1, argv + 1);
     fprintf(stderr, "cuzk: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

@@ -26,6 +26,13 @@ void cz_g2_generator(cz_g2_aff *out) { *out = g2_gen; }
 
 void cz_g2_generator_jac(cz_g2_jac *out) { cz_g2_from_aff(out, &g2_gen); }
 
+static void fp2_half(cz_fp2 *out, const cz_fp2 *a)
+{
+    cz_fp_half(&out->c0, &a->c0);
+    cz_fp_half(&out->c1, &a->c1);
+}
+
+#define FE_HALF fp2_half
 #define G g2
 #define FE cz_fp2
 #define FEP cz_fp2

@@ -5,16 +5,21 @@
  *   G        the group name token (g1 or g2): functions become cz_<G>_...
  *   FE       the coordinate field type (cz_fp or cz_fp2)
  *   FEP      the field function prefix (cz_fp or cz_fp2)
+ *   FE_HALF  (optional) out = a / 2, when FEP has no _half
  * and a static const FE curve_b holding B in Montgomery form.
  *
- * Formulas (all from the Explicit-Formulas Database, a = 0):
- *   Jacobian: dbl-2009-l, add-2007-bl, madd-2007-bl;
+ * Formulas (all from the Explicit-Formulas Database, a = 0), chosen for the
+ * fewest field additions at a given multiplication count, since with the
+ * MULX/ADX field a squaring costs a multiplication and an addition is not
+ * free (see the comments at each function):
+ *   Jacobian: dbl-2009-l (rescaled by 1/2), add-1998-cmo-2, madd-2004-hmv;
  *   XYZZ:     dbl-2008-s-1, add-2008-s, madd-2008-s (mdbl-2008-s-1 for the
  *             affine doubling case).
  * The generic formulas fail when both inputs are the same point (they would
  * return infinity), so every addition checks for H == 0 and switches to the
  * doubling; infinity on either side is handled before the formula. Outputs
- * may alias inputs: results are computed into locals first.
+ * may alias inputs: each function writes out only after its last read of
+ * the inputs (or through locals).
  *
  * Scalar multiplication (variable-time wNAF, constant-time fixed window,
  * plain double-and-add) is also here since it only uses the group law. */
@@ -29,6 +34,9 @@
 #define AFF CAT(cz_, CAT(G, _aff))
 #define JAC CAT(cz_, CAT(G, _jac))
 #define XYZZ CAT(cz_, CAT(G, _xyzz))
+#ifndef FE_HALF
+#define FE_HALF FE_(half) /* g2.c supplies its own: Fp2 has no half */
+#endif
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -163,39 +171,41 @@ void GF(neg)(JAC *out, const JAC *p)
     out->z = p->z;
 }
 
-/* dbl-2009-l: 2M + 5S. Infinity (Z = 0) gives Z3 = 0. */
+/* Doubling: dbl-2009-l's operation count (2 multiplications, 5 squarings
+ * become 3M + 4S with S = X Y^2) but the result scaled by 1/2, i.e. the
+ * representative (X3/4, Y3/8, Z3/2) of the same point, which removes the
+ * factors 2, 4 and 8 and leaves 7 additions instead of 14:
+ *   M = 3X^2/2, S = X Y^2, X3 = M^2 - 2S, Y3 = M (S - X3) - Y^4, Z3 = Y Z.
+ * Infinity (Z = 0) gives Z3 = 0. */
 void GF(dbl)(JAC *out, const JAC *p)
 {
-    FE a, b, c, d, e, f, t;
-    FE_(sqr)(&a, &p->x);
+    FE m, b, s, t;
+    FE_(sqr)(&m, &p->x);
+    FE_(dbl)(&t, &m);
+    FE_(add)(&m, &m, &t);
+    FE_HALF(&m, &m);                 /* M = 3 X^2 / 2 */
     FE_(sqr)(&b, &p->y);
-    FE_(sqr)(&c, &b);
-    FE_(add)(&d, &p->x, &b);
-    FE_(sqr)(&d, &d);
-    FE_(sub)(&d, &d, &a);
-    FE_(sub)(&d, &d, &c);
-    FE_(dbl)(&d, &d);
-    FE_(dbl)(&e, &a);
-    FE_(add)(&e, &e, &a);
-    FE_(sqr)(&f, &e);
-    FE_(mul)(&out->z, &p->y, &p->z); /* reads p before x, y are written */
-    FE_(dbl)(&out->z, &out->z);
-    FE_(dbl)(&t, &d);
-    FE_(sub)(&out->x, &f, &t);
-    FE_(sub)(&t, &d, &out->x);
-    FE_(mul)(&t, &e, &t);
-    FE_(dbl)(&c, &c);
-    FE_(dbl)(&c, &c);
-    FE_(dbl)(&c, &c);
-    FE_(sub)(&out->y, &t, &c);
+    FE_(mul)(&s, &p->x, &b);         /* S = X Y^2 */
+    FE_(sqr)(&b, &b);                /* Y^4 */
+    FE_(mul)(&out->z, &p->y, &p->z); /* last read of p */
+    FE_(sqr)(&t, &m);
+    FE_(sub)(&t, &t, &s);
+    FE_(sub)(&out->x, &t, &s);       /* X3 = M^2 - 2S */
+    FE_(sub)(&t, &s, &out->x);
+    FE_(mul)(&t, &m, &t);
+    FE_(sub)(&out->y, &t, &b);       /* Y3 = M (S - X3) - Y^4 */
 }
 
-/* add-2007-bl: 11M + 5S */
-void GF(add)(JAC *out, const JAC *a, const JAC *b)
+/* The generic Jacobian sum (add-2007-bl's operation order without its
+ * factor-2 scaling, i.e. add-1998-cmo-2: 12M + 4S and 7 additions where
+ * add-2007-bl needs 11M + 5S and about 15 additions). Returns, when ct is
+ * 0, 1 if a == b (the caller doubles) and 2 if a == -b, before touching out;
+ * when ct is 1 it always finishes (a == -b then gives Z3 = 0 by itself) and
+ * returns 1 iff a == b, without branching on the data. a, b not infinity. */
+static inline __attribute__((always_inline)) int jac_add_core(JAC *out, const JAC *a, const JAC *b,
+                                                               int ct)
 {
-    if (GF(is_inf)(a)) { *out = *b; return; }
-    if (GF(is_inf)(b)) { *out = *a; return; }
-    FE z1z1, z2z2, u1, u2, s1, s2, h, i, j, r, v, t;
+    FE z1z1, z2z2, u1, u2, s1, s2, h, r, hh, hhh, v, x3, t;
     FE_(sqr)(&z1z1, &a->z);
     FE_(sqr)(&z2z2, &b->z);
     FE_(mul)(&u1, &a->x, &z2z2);
@@ -206,38 +216,41 @@ void GF(add)(JAC *out, const JAC *a, const JAC *b)
     FE_(mul)(&s2, &s2, &z1z1);
     FE_(sub)(&h, &u2, &u1);
     FE_(sub)(&r, &s2, &s1);
-    if (FE_(is_zero)(&h)) {
-        if (FE_(is_zero)(&r)) GF(dbl)(out, a);
-        else GF(set_inf)(out);
-        return;
-    }
-    FE_(dbl)(&i, &h);
-    FE_(sqr)(&i, &i);
-    FE_(mul)(&j, &h, &i);
-    FE_(dbl)(&r, &r);
-    FE_(mul)(&v, &u1, &i);
-    FE_(add)(&t, &a->z, &b->z);
-    FE_(sqr)(&t, &t);
-    FE_(sub)(&t, &t, &z1z1);
-    FE_(sub)(&t, &t, &z2z2);
-    FE_(mul)(&out->z, &t, &h);
-    FE_(sqr)(&t, &r);
-    FE_(sub)(&t, &t, &j);
-    FE_(sub)(&t, &t, &v);
-    FE_(sub)(&out->x, &t, &v);
-    FE_(sub)(&t, &v, &out->x);
+    int hz = FE_(is_zero)(&h), rz = FE_(is_zero)(&r);
+    if (!ct && hz) return rz ? 1 : 2;
+    FE_(sqr)(&hh, &h);
+    FE_(mul)(&hhh, &h, &hh);
+    FE_(mul)(&v, &u1, &hh);
+    FE_(sqr)(&x3, &r);
+    FE_(sub)(&x3, &x3, &hhh);
+    FE_(sub)(&x3, &x3, &v);
+    FE_(sub)(&x3, &x3, &v);          /* X3 = r^2 - H^3 - 2 V */
+    FE_(sub)(&t, &v, &x3);
     FE_(mul)(&t, &r, &t);
-    FE_(mul)(&s1, &s1, &j);
-    FE_(dbl)(&s1, &s1);
-    FE_(sub)(&out->y, &t, &s1);
+    FE_(mul)(&s1, &s1, &hhh);
+    FE_(mul)(&out->z, &a->z, &b->z); /* last reads of a, b */
+    FE_(mul)(&out->z, &out->z, &h);  /* Z3 = Z1 Z2 H */
+    FE_(sub)(&out->y, &t, &s1);      /* Y3 = r (V - X3) - S1 H^3 */
+    out->x = x3;
+    return hz & rz;
 }
 
-/* madd-2007-bl: 7M + 4S */
+void GF(add)(JAC *out, const JAC *a, const JAC *b)
+{
+    if (GF(is_inf)(a)) { *out = *b; return; }
+    if (GF(is_inf)(b)) { *out = *a; return; }
+    int special = jac_add_core(out, a, b, 0);
+    if (special == 1) GF(dbl)(out, a);
+    else if (special == 2) GF(set_inf)(out);
+}
+
+/* Mixed sum, madd-2004-hmv: 8M + 3S and 7 additions (madd-2007-bl is
+ * 7M + 4S with twice the additions). */
 void GF(add_mixed)(JAC *out, const JAC *a, const AFF *b)
 {
     if (GF(aff_is_inf)(b)) { *out = *a; return; }
     if (GF(is_inf)(a)) { GF(from_aff)(out, b); return; }
-    FE z1z1, u2, s2, h, hh, i, j, r, v, t;
+    FE z1z1, u2, s2, h, r, hh, hhh, v, x3, t;
     FE_(sqr)(&z1z1, &a->z);
     FE_(mul)(&u2, &b->x, &z1z1);
     FE_(mul)(&s2, &b->y, &a->z);
@@ -250,25 +263,18 @@ void GF(add_mixed)(JAC *out, const JAC *a, const AFF *b)
         return;
     }
     FE_(sqr)(&hh, &h);
-    FE_(dbl)(&i, &hh);
-    FE_(dbl)(&i, &i);
-    FE_(mul)(&j, &h, &i);
-    FE_(dbl)(&r, &r);
-    FE_(mul)(&v, &a->x, &i);
-    FE_(add)(&t, &a->z, &h);
-    FE_(sqr)(&t, &t);
-    FE_(sub)(&t, &t, &z1z1);
-    FE y1j;
-    FE_(mul)(&y1j, &a->y, &j);
-    FE_(sub)(&out->z, &t, &hh);
-    FE_(sqr)(&t, &r);
-    FE_(sub)(&t, &t, &j);
-    FE_(sub)(&t, &t, &v);
-    FE_(sub)(&out->x, &t, &v);
-    FE_(sub)(&t, &v, &out->x);
+    FE_(mul)(&hhh, &h, &hh);
+    FE_(mul)(&v, &a->x, &hh);
+    FE_(sqr)(&x3, &r);
+    FE_(sub)(&x3, &x3, &hhh);
+    FE_(sub)(&x3, &x3, &v);
+    FE_(sub)(&x3, &x3, &v);          /* X3 = r^2 - H^3 - 2 V */
+    FE_(sub)(&t, &v, &x3);
     FE_(mul)(&t, &r, &t);
-    FE_(dbl)(&y1j, &y1j);
-    FE_(sub)(&out->y, &t, &y1j);
+    FE_(mul)(&s2, &a->y, &hhh);
+    FE_(mul)(&out->z, &a->z, &h);    /* last reads of a */
+    FE_(sub)(&out->y, &t, &s2);      /* Y3 = r (V - X3) - Y1 H^3 */
+    out->x = x3;
 }
 
 int GF(on_curve)(const JAC *p)
@@ -517,21 +523,24 @@ void GF(mul)(JAC *out, const JAC *p, const uint64_t *k, size_t nbits)
         top = i + 1;
         i += WNAF_W;
     }
-    /* odd multiples P, 3P, ..., (2^(w-1) - 1) P */
+    /* odd multiples P, 3P, ..., (2^(w-1) - 1) P, made affine with one
+     * inversion so that the main loop uses mixed additions */
     JAC tab[1 << (WNAF_W - 2)], p2;
+    AFF atab[1 << (WNAF_W - 2)];
     tab[0] = *p;
     GF(dbl)(&p2, p);
     for (int i = 1; i < (1 << (WNAF_W - 2)); i++) GF(add)(&tab[i], &tab[i - 1], &p2);
+    GF(batch_to_aff)(atab, tab, 1 << (WNAF_W - 2));
     JAC acc;
     GF(set_inf)(&acc);
     for (size_t i = top; i-- > 0;) {
         GF(dbl)(&acc, &acc);
         int v = d[i];
-        if (v > 0) GF(add)(&acc, &acc, &tab[v >> 1]);
+        if (v > 0) GF(add_mixed)(&acc, &acc, &atab[v >> 1]);
         else if (v < 0) {
-            JAC n;
-            GF(neg)(&n, &tab[(-v) >> 1]);
-            GF(add)(&acc, &acc, &n);
+            AFF n;
+            GF(aff_neg)(&n, &atab[(-v) >> 1]);
+            GF(add_mixed)(&acc, &acc, &n);
         }
     }
     if (d != stack_digits) free(d);
@@ -542,38 +551,8 @@ void GF(mul)(JAC *out, const JAC *p, const uint64_t *k, size_t nbits)
  * and both pass-through cases are all computed and selected with masks. */
 static void add_ct(JAC *out, const JAC *a, const JAC *b)
 {
-    FE z1z1, z2z2, u1, u2, s1, s2, h, i, j, r, v, t;
     JAC sum, dbl;
-    FE_(sqr)(&z1z1, &a->z);
-    FE_(sqr)(&z2z2, &b->z);
-    FE_(mul)(&u1, &a->x, &z2z2);
-    FE_(mul)(&u2, &b->x, &z1z1);
-    FE_(mul)(&s1, &a->y, &b->z);
-    FE_(mul)(&s1, &s1, &z2z2);
-    FE_(mul)(&s2, &b->y, &a->z);
-    FE_(mul)(&s2, &s2, &z1z1);
-    FE_(sub)(&h, &u2, &u1);
-    FE_(sub)(&r, &s2, &s1);
-    uint64_t same = mask_of(FE_(is_zero)(&h) & FE_(is_zero)(&r));
-    FE_(dbl)(&i, &h);
-    FE_(sqr)(&i, &i);
-    FE_(mul)(&j, &h, &i);
-    FE_(dbl)(&r, &r);
-    FE_(mul)(&v, &u1, &i);
-    FE_(add)(&t, &a->z, &b->z);
-    FE_(sqr)(&t, &t);
-    FE_(sub)(&t, &t, &z1z1);
-    FE_(sub)(&t, &t, &z2z2);
-    FE_(mul)(&sum.z, &t, &h); /* 0 when h = 0: P + (-P) = O */
-    FE_(sqr)(&t, &r);
-    FE_(sub)(&t, &t, &j);
-    FE_(sub)(&t, &t, &v);
-    FE_(sub)(&sum.x, &t, &v);
-    FE_(sub)(&t, &v, &sum.x);
-    FE_(mul)(&t, &r, &t);
-    FE_(mul)(&s1, &s1, &j);
-    FE_(dbl)(&s1, &s1);
-    FE_(sub)(&sum.y, &t, &s1);
+    uint64_t same = mask_of(jac_add_core(&sum, a, b, 1));
     GF(dbl)(&dbl, a);
     cmov_words(&sum, &dbl, sizeof sum, same);
     cmov_words(&sum, a, sizeof sum, mask_of(GF(is_inf)(b)));

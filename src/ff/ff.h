@@ -17,6 +17,10 @@
 #include "util/err.h"
 #include "util/rng.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CZ_FP_LIMBS 6
 #define CZ_FR_LIMBS 4
 #define CZ_FP_BYTES 48
@@ -38,8 +42,8 @@ typedef struct { uint64_t l[CZ_FR_LIMBS]; } cz_fr;
     void F##_half(F *out, const F *a);                                          \
     /* a^e, e given as nlimbs little-endian 64-bit limbs (plain integer) */     \
     void F##_pow(F *out, const F *a, const uint64_t *e, size_t nlimbs);         \
-    /* 1/a; the inverse of 0 is 0. _inv takes time that depends on a (use it \
-       on public values); _inv_ct takes the same time for every a. Both are    \
+    /* 1/a; the inverse of 0 is 0. _inv takes time that depends on a (use it    \
+       on public values); _inv_ct takes the same time for every a. Both are     \
        Bernstein-Yang safegcd. */                                               \
     void F##_inv(F *out, const F *a);                                           \
     void F##_inv_ct(F *out, const F *a);                                        \
@@ -47,8 +51,8 @@ typedef struct { uint64_t l[CZ_FR_LIMBS]; } cz_fr;
     int  F##_legendre(const F *a);                                              \
     /* returns 1 and sets out to a square root if a is a square, else 0 */      \
     int  F##_sqrt(F *out, const F *a);                                          \
-    /* out[i] = 1/in[i] (0 stays 0); one inversion for all. out may == in.      \
-       scratch must hold n elements. */                                         \
+    /* out[i] = 1/in[i] (0 stays 0); one (variable-time) inversion for all.     \
+       out may == in. scratch must hold n elements. */                          \
     void F##_batch_inv(F *out, const F *in, size_t n, F *scratch);              \
     void F##_from_u64(F *out, uint64_t v);                                      \
     /* Montgomery <-> plain integer limbs (plain is < modulus) */               \
@@ -78,5 +82,9 @@ CZ__FIELD_DECLS(cz_fr, CZ_FR_LIMBS, CZ_FR_BYTES)
  *   void F_mul(F *out, const F *a, const F *b);
  *   void F_sqr(F *out, const F *a); */
 #include "ff/ff_inline.h"
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,6 +6,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CUZK_NO_ASM)
 #define CZ_HAVE_ADX_ASM 1
 #else
@@ -17,6 +21,10 @@ void cz__fp_mul_adx(uint64_t out[6], const uint64_t a[6], const uint64_t b[6]);
 void cz__fp_sqr_adx(uint64_t out[6], const uint64_t a[6]);
 void cz__fr_mul_adx(uint64_t out[4], const uint64_t a[4], const uint64_t b[4]);
 void cz__fr_sqr_adx(uint64_t out[4], const uint64_t a[4]);
+#endif
+
+#ifdef __cplusplus
+}
 #endif
 
 #endif

@@ -12,15 +12,16 @@
  * On x86-64 with GCC/clang and optimisation on, add/sub/neg are short inline
  * assembly blocks (ADD/ADC, SUB/SBB, then CMOV: branch-free, base x86-64, no
  * CPU check needed). Elsewhere, at -O0 (where GCC cannot find the registers
- * these blocks need) or with -DCUZK_NO_ASM they call the portable C versions
- * cz__fp_add_c and friends in field_tmpl.h. Multiplication calls the MULX/ADX
+ * these blocks need), in nvcc's host pass (its front end would warn about the
+ * asm's scratch outputs) or with -DCUZK_NO_ASM they call the portable C
+ * versions cz__fp_add_c and friends in field_tmpl.h. Multiplication calls the MULX/ADX
  * routine directly when the CPU has it, else the portable CIOS. */
 #ifndef CZ_FF_INLINE_H
 #define CZ_FF_INLINE_H
 
 #include "ff/ff_asm.h"
 
-#if CZ_HAVE_ADX_ASM && defined(__OPTIMIZE__)
+#if CZ_HAVE_ADX_ASM && defined(__OPTIMIZE__) && !defined(__CUDACC__)
 #define CZ__FF_INLINE_ASM 1
 #else
 #define CZ__FF_INLINE_ASM 0

@@ -17,10 +17,15 @@
  * written out with the register names rotated by hand. A final branch-free
  * conditional subtraction (SUB/SBB, then CMOVNC) brings t into [0, m).
  *
- * Squaring uses the same routine with b = a: a separate squaring (half the
- * cross products, then a separate reduction) measured no faster here because
- * the reduction dominates and the extra doubling pass costs what the saved
- * products win. Callers check cz_cpu_has_adx() first (field_tmpl.h does). */
+ * Bounds: with a < m and any 64-bit b[i], t < 2m after every round (by
+ * induction, t' < (2m + (2^64 - 1) 2m) / 2^64), so t fits NL limbs and t plus
+ * a*b[i] plus q*m fits NL+1; inputs must therefore be reduced, as every
+ * element is.
+ *
+ * Squaring uses the same routine with b = a: on the machine measured (AMD
+ * EPYC) blst's dedicated squaring is no faster than its multiplication, and
+ * ours runs at the speed of blst's squaring. Callers check cz_cpu_has_adx()
+ * first (ff_inline.h and field_tmpl.h do). */
 #include "ff/ff_asm.h"
 
 #if CZ_HAVE_ADX_ASM

@@ -306,7 +306,6 @@ int FN(is_lex_largest)(const F *a)
 int FN(sqrt)(F *out, const F *a)
 {
     if (FN(is_zero)(a)) { FN(zero)(out); return 1; }
-    if (FN(legendre)(a) != 1) return 0;
     uint64_t q[NL];
     memcpy(q, M, sizeof q);
     q[0] -= 1; /* m odd: no borrow */
@@ -323,13 +322,15 @@ int FN(sqrt)(F *out, const F *a)
     for (int i = 0; i < NL - 1; i++) q1[i] = (q1[i] >> 1) | (q1[i + 1] << 63);
     q1[NL - 1] >>= 1;
     F x, t, c;
-    FN(pow)(&x, a, q1, NL);
-    if (s == 1) {
+    if (s == 1) { /* m = 3 mod 4: a^((m+1)/4) is a root iff a is a square */
+        FN(pow)(&x, a, q1, NL);
         FN(sqr)(&t, &x);
         if (!FN(eq)(&t, a)) return 0;
         *out = x;
         return 1;
     }
+    if (FN(legendre)(a) != 1) return 0;
+    FN(pow)(&x, a, q1, NL);
     FN(pow)(&t, a, q, NL);
     /* a non-residue z: try 2, 3, 5, ... */
     F z;

@@ -14,8 +14,10 @@
 #define R2  0xf4df1f341c341746ULL, 0x0a76e6a609d104f1ULL, 0x8de5476c4c95b6d5ULL, \
             0x67eb88a9939d83c0ULL, 0x9a793e85b519952dULL, 0x11988fe592cae3aaULL
 #define N0 0x89f3fffcfffcfffdULL
-/* inversion (safegcd_tmpl.h): 1116 >= 1100 divsteps for a 381-bit modulus */
+/* inversion (safegcd_tmpl.h): divsteps, 18 * 62 = 1116 >= 1100, the paper's
+ * bound for f = p (2^380.7), g < p */
 #define SN 7
+#define INC 1
 #define BATCHES 18
 #define MINV62 0x360c000300030003ULL
 #define R3  0xed48ac6bd94ca1e0ULL, 0x315f831e03a7adf8ULL, 0x9a53352a615e29ddULL, \

@@ -14,9 +14,11 @@
 #define R2  0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL, 0x05d314967254398fULL, \
             0x0748d9d99f59ff11ULL
 #define N0 0xfffffffeffffffffULL
-/* inversion (safegcd_tmpl.h): 744 >= 737 divsteps for a 255-bit modulus */
+/* inversion (safegcd_tmpl.h): hddivsteps, 10 * 62 = 620 >= 590, the
+ * Coq-proven bound for moduli below 2^256 */
 #define SN 5
-#define BATCHES 12
+#define INC 2
+#define BATCHES 10
 #define MINV62 0x100000001ULL
 #define R3  0xc62c1807439b73afULL, 0x1b3e0d188cf06990ULL, 0x73d13c71c7b5f418ULL, \
             0x6e2a5bb9c8db33e9ULL

@@ -5,9 +5,12 @@
  * Before including, define (besides field_tmpl.h's parameters):
  *   SN       limbs of the signed 62-bit representation (value = sum v[i] 2^62i,
  *            v[0..SN-2] in [0, 2^62), v[SN-1] signed)
- *   BATCHES  rounds of 62 divsteps for the constant-time version: the paper's
- *            bound (Theorem 11.2: floor(49 b / 34) divsteps suffice for
- *            b = log2(f^2 + 4 g^2) > 92, here f = m, 0 <= g < m) rounded up
+ *   INC      1: the paper's divsteps; 2: hddivsteps (see safegcd.h)
+ *   BATCHES  rounds of 62 divsteps for the constant-time version, from a
+ *            proven bound on the divsteps needed for 0 <= g < f = m:
+ *            divsteps: floor(49 b / 34) for b = log2(f^2 + 4 g^2) > 92
+ *            (Bernstein-Yang, Theorem 11.2); hddivsteps: 590 for f < 2^256
+ *            (Coq proof in github.com/sipa/safegcd-bounds)
  *   MINV62   m^-1 mod 2^62
  *   R3       limb initialiser of R^3 mod m (R = 2^(64 NL))
  *
@@ -148,7 +151,7 @@ void FN(inv_ct)(F *out, const F *a)
     int64_t delta = 1;
     for (int i = 0; i < BATCHES; i++) {
         cz__sg_mat t;
-        delta = cz__sg_divsteps_ct(delta, (uint64_t)f[0], (uint64_t)g[0], &t);
+        delta = cz__sg_divsteps_ct(delta, INC, (uint64_t)f[0], (uint64_t)g[0], &t);
         FN(sg_update_de)(d, e, &t, m62);
         FN(sg_update_fg)(f, g, &t);
     }
@@ -166,7 +169,7 @@ void FN(inv)(F *out, const F *a)
         for (int j = 0; j < SN; j++) nz |= g[j];
         if (!nz) break;
         cz__sg_mat t;
-        delta = cz__sg_divsteps_var(delta, (uint64_t)f[0], (uint64_t)g[0], &t);
+        delta = cz__sg_divsteps_var(delta, INC, (uint64_t)f[0], (uint64_t)g[0], &t);
         FN(sg_update_de)(d, e, &t, m62);
         FN(sg_update_fg)(f, g, &t);
     }

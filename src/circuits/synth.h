@@ -1,0 +1,68 @@
+/* synth.h — synthetic Filecoin-shaped constraint systems with a satisfying
+ * witness, for tests and benchmarks until the real circuits exist.
+ *
+ * From (N, seed) cz_synth_generate builds a cz_r1cs with exactly N
+ * constraints and a full assignment w (w[0] = 1, then the public inputs, then
+ * the auxiliary variables) that satisfies it. The result is a pure function
+ * of (N, seed, n_public): same arguments, same system and witness, bit for bit.
+ *
+ * Input constraints: a Groth16 prover (bellperson) appends one constraint
+ * input_i * 0 = 0 per public input, ONE included. The synthetic system does
+ * NOT contain them: its N constraints are the circuit's own, and the prover
+ * appends the n_inputs input constraints itself (so a proving domain must
+ * hold N + n_inputs rows).
+ *
+ * Shape (like SHA-256-heavy Filecoin circuits): most variables are bits,
+ * made and combined by bellperson-style gadgets; per constraint (A, B, C)
+ * non-zeros:
+ *   bit       (1 - b) * b = 0                         (2, 1, 0)
+ *   xor       (2a) * b = a + b - c                    (1, 1, 3)
+ *   and       a * b = c                               (1, 1, 1)
+ *   ch        (a - c) * b = h - c                     (2, 1, 2)
+ *   pack      (sum 2^i b_i, 32 bits) * 1 = p          (32, 1, 1)
+ *   add       (p + q) * 1 = sum 2^i r_i, 33 bits r_i  (2, 1, 33)  + 33 bit rows
+ *   lin       (c1 x1 + c2 x2 + c3 x3) * y = z         (3, 1, 1)   field values
+ *   linc      x * y = c1 z1 + c2 z2 + c3 z3           (1, 1, 3)   field values
+ *   public    x * 1 = input_j                         (1, 1, 1)   last rows
+ * mixed so that the averages come out near 2.4 / 1.0 / 2.2 (2.43 / 1.00 /
+ * 2.19 from N = 2^16 up; small N a little lower in C), with close to nine in
+ * ten auxiliary variables bits. The first rows allocate fresh random bits
+ * (private input) so that the bit values are not degenerate. c1..c3 come from a small seeded table of
+ * random constants, so every coefficient index fits one byte. Every variable
+ * occurs in at least one constraint (each public input in its own row).
+ *
+ * Memory: the CSR arrays and the witness, each allocated once at its exact
+ * size (a first pass only counts); nothing per constraint is allocated. At
+ * N = 2^27 that is about 3.2 GB of row offsets, 3.7 GB of columns and
+ * coefficient indices, and 4.3 GB of witness. */
+#ifndef CZ_CIRCUITS_SYNTH_H
+#define CZ_CIRCUITS_SYNTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "r1cs/r1cs.h"
+
+#define CZ_SYNTH_MIN_CONSTRAINTS 16ull
+#define CZ_SYNTH_MAX_CONSTRAINTS (1ull << 30)
+#define CZ_SYNTH_DEFAULT_PUBLIC 3
+#define CZ_SYNTH_MAX_PUBLIC 8
+
+typedef struct {
+    uint64_t n_constraints; /* N, CZ_SYNTH_MIN_CONSTRAINTS..CZ_SYNTH_MAX_CONSTRAINTS */
+    uint64_t seed;
+    unsigned n_public;      /* public inputs besides ONE, 0..CZ_SYNTH_MAX_PUBLIC */
+    /* called every 2^20 rows of each pass (stage "count", then "build") and
+     * once at the end of "build"; may be NULL */
+    void (*progress)(void *ctx, const char *stage, uint64_t done, uint64_t total);
+    void *progress_ctx;
+} cz_synth_params;
+
+/* defaults: N = 2^16, seed 1, CZ_SYNTH_DEFAULT_PUBLIC inputs, no progress */
+void cz_synth_params_init(cz_synth_params *p);
+
+/* builds the system into *r (release with cz_r1cs_free) and the witness into
+ * *w (n_vars elements, Montgomery form; release with free). On failure both
+ * are left empty and msg says why. */
+cz_err cz_synth_generate(cz_r1cs *r, cz_fr **w, const cz_synth_params *p, char *msg, size_t msglen);
+
+#endif

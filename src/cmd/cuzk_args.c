@@ -1,0 +1,70 @@
+/* cuzk_args.c — see cuzk_args.h. */
+#include "cmd/cuzk_args.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cz_args_parse(const char *cmd, int argc, char **argv, cz_arg *opts, int nopts)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0) {
+            fprintf(stderr, "cuzk %s: unexpected argument '%s'\n", cmd, a);
+            return 2;
+        }
+        cz_arg *o = NULL;
+        for (int k = 0; k < nopts; k++)
+            if (!strcmp(opts[k].name, a + 2)) o = &opts[k];
+        if (!o) {
+            fprintf(stderr, "cuzk %s: unknown option '%s'\n", cmd, a);
+            return 2;
+        }
+        if (o->value) {
+            fprintf(stderr, "cuzk %s: option '%s' given twice\n", cmd, a);
+            return 2;
+        }
+        if (o->is_flag) {
+            o->value = "1";
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "cuzk %s: option '%s' needs a value\n", cmd, a);
+            return 2;
+        }
+        o->value = argv[++i];
+    }
+    for (int k = 0; k < nopts; k++)
+        if (opts[k].required && !opts[k].value) {
+            fprintf(stderr, "cuzk %s: missing --%s\n", cmd, opts[k].name);
+            return 2;
+        }
+    return 0;
+}
+
+const char *cz_args_get(const cz_arg *opts, int nopts, const char *name)
+{
+    for (int k = 0; k < nopts; k++)
+        if (!strcmp(opts[k].name, name)) return opts[k].value;
+    return NULL;
+}
+
+int cz_args_u64(const char *s, uint64_t *out)
+{
+    if (!s || !*s || *s == '-') return -1;
+    if (!strncmp(s, "2^", 2)) {
+        char *end;
+        errno = 0;
+        unsigned long k = strtoul(s + 2, &end, 10);
+        if (errno || *end || end == s + 2 || k > 63) return -1;
+        *out = (uint64_t)1 << k;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end || end == s) return -1;
+    *out = v;
+    return 0;
+}

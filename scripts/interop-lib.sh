@@ -97,10 +97,14 @@ il_r1cs_info() {
 }
 
 # il_key DIR NAME: hash of what the build of circuit NAME depends on: its
-# source and input, our circuit library, circomlib, the tool versions.
+# source and input, the files of ours it includes, circomlib, the tool
+# versions.
 il_key() {
-    local dir=$1 name=$2
-    { cat "$dir/$name.circom" "$dir/$name.input.json" "$IL_ROOT"/tests/circuits/*.lib.circom 2>/dev/null
+    local dir=$1 name=$2 inc
+    { cat "$dir/$name.circom" "$dir/$name.input.json"
+      for inc in $(sed -n 's/^ *include *"\([^"/]*\)".*/\1/p' "$dir/$name.circom"); do
+          cat "$IL_ROOT/tests/circuits/$inc" "$IL_ROOT/bench/circuits/$inc" 2>/dev/null
+      done
       find "$IL_NPM/circomlib/circuits" -name '*.circom' -print0 | sort -z | xargs -0 cat
       echo "$IL_TOOLS $IL_CURVE"; } | sha256sum | cut -c1-16
 }
@@ -109,8 +113,9 @@ il_key() {
 # is DIR/NAME.circom and witness input DIR/NAME.input.json, into the existing
 # folder OUT: compile, ptau (of at least MINPOWER, so that one ptau can serve
 # several circuits), zkey setup + one contribution, vk, witness, checked by
-# snarkjs against the r1cs. Includes resolve against tests/circuits and
-# .npm-local/node_modules (`include "circomlib/circuits/poseidon.circom"`).
+# snarkjs against the r1cs. Includes resolve against tests/circuits,
+# bench/circuits and .npm-local/node_modules
+# (`include "circomlib/circuits/poseidon.circom"`).
 il_build() {
     local dir name=$2 T=$3 minpw=${4:-0} curve=${5:-$IL_CURVE}
     dir=$(cd "$1" && pwd) || return 1
@@ -121,7 +126,7 @@ il_build() {
     il_log "$name: compile (circom2 --prime $curve)"
     # circom2 runs under WASI: give it paths relative to the repository
     il_time tc eval 'cd "$IL_ROOT" && circom2 "$dir/$name.circom" --r1cs --wasm --prime "$curve" \
-        -l tests/circuits -l .npm-local/node_modules -o "$T"' || return 1
+        -l tests/circuits -l bench/circuits -l .npm-local/node_modules -o "$T"' || return 1
     mv "$T/$name.r1cs" "$T/circuit.r1cs"
     mv "$T/${name}_js/$name.wasm" "$T/circuit.wasm"
     rm -rf "$T/${name}_js"

@@ -17,7 +17,6 @@
  * rows bind the public inputs to existing variables. */
 #include "circuits/synth.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,17 +67,6 @@ typedef struct {
     uint32_t fld_var[FLD_RING];
     cz_fr fld_val[FLD_RING];
 } gen;
-
-static cz_err fail(cz_err e, char *msg, size_t msglen, const char *fmt, ...)
-{
-    if (msg && msglen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msglen, fmt, ap);
-        va_end(ap);
-    }
-    return e;
-}
 
 /* ---- emitting (counting in the first pass) ---- */
 static inline void term(gen *g, int which, uint64_t var, uint32_t idx)
@@ -379,13 +367,13 @@ cz_err cz_synth_generate(cz_r1cs *r, cz_fr **w, const cz_synth_params *p, char *
     memset(r, 0, sizeof *r);
     *w = NULL;
     if (p->n_constraints < CZ_SYNTH_MIN_CONSTRAINTS || p->n_constraints > CZ_SYNTH_MAX_CONSTRAINTS)
-        return fail(CZ_ERR_INVALID_ARG, msg, msglen, "constraint count %llu outside %llu..%llu",
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "constraint count %llu outside %llu..%llu",
                     (unsigned long long)p->n_constraints, CZ_SYNTH_MIN_CONSTRAINTS, CZ_SYNTH_MAX_CONSTRAINTS);
     if (p->n_public > CZ_SYNTH_MAX_PUBLIC)
-        return fail(CZ_ERR_INVALID_ARG, msg, msglen, "%u public inputs, at most %u", p->n_public,
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "%u public inputs, at most %u", p->n_public,
                     CZ_SYNTH_MAX_PUBLIC);
     gen *g = calloc(1, sizeof *g);
-    if (!g) return fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    if (!g) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
     g->p = p;
     g->total_rows = p->n_constraints;
     cz_fr_one(&g->one);
@@ -403,7 +391,7 @@ cz_err cz_synth_generate(cz_r1cs *r, cz_fr **w, const cz_synth_params *p, char *
     uint64_t n_vars = g->next_var, nnz[3] = {g->nnz[0], g->nnz[1], g->nnz[2]};
     cz_err e = CZ_OK;
     if (g->rows != p->n_constraints) {
-        e = fail(CZ_ERR_INVALID_ARG, msg, msglen, "internal: counted %llu rows", (unsigned long long)g->rows);
+        e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "internal: counted %llu rows", (unsigned long long)g->rows);
         goto out;
     }
     /* pass 2: emit */
@@ -414,7 +402,7 @@ cz_err cz_synth_generate(cz_r1cs *r, cz_fr **w, const cz_synth_params *p, char *
     if (!*w || alloc_matrix(&r->m[CZ_A], g, p->n_constraints, nnz[CZ_A], A_POW_MAX, 1) ||
         alloc_matrix(&r->m[CZ_B], g, p->n_constraints, nnz[CZ_B], 0, 0) ||
         alloc_matrix(&r->m[CZ_C], g, p->n_constraints, nnz[CZ_C], C_POW_MAX, 1)) {
-        e = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory for %llu constraints, %llu variables",
+        e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory for %llu constraints, %llu variables",
                  (unsigned long long)p->n_constraints, (unsigned long long)n_vars);
         goto out;
     }
@@ -424,7 +412,7 @@ cz_err cz_synth_generate(cz_r1cs *r, cz_fr **w, const cz_synth_params *p, char *
     g->m = r->m;
     run(g);
     if (g->next_var != n_vars || g->rows != p->n_constraints || memcmp(g->nnz, nnz, sizeof nnz) != 0) {
-        e = fail(CZ_ERR_INVALID_ARG, msg, msglen, "internal: the two passes disagree");
+        e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "internal: the two passes disagree");
         goto out;
     }
     if (p->progress) p->progress(p->progress_ctx, "build", g->rows, g->total_rows);

@@ -2,6 +2,9 @@
  * format Groth16 path from the command line. Each prints its timings per
  * stage. Exit codes: 0 success / valid proof, 1 invalid proof, 2 error.
  *
+ * prove checks the witness against every constraint before proving and
+ * verifies the proof against the key's own vk before writing it.
+ *
  * prove keeps a converted copy of the .params file (formats/pkcache.h) in a
  * cache folder ($CUZK_CACHE_DIR, else $XDG_CACHE_HOME/cuzk, else
  * ~/.cache/cuzk), named by the hash of the key's verifying part, so the next
@@ -128,8 +131,8 @@ static cz_err load_pk(cz_groth16_pk *pk, const char *params, const char *dir_opt
     cz_pkcache_info ci;
     if (!no_cache && cz_pkcache_peek(&ci, path, NULL, 0) == CZ_OK && ci.vk_tag == tag && ci.n_h == pi.n_h &&
         ci.n_l == pi.n_l && ci.n_a == pi.n_a && ci.n_b_g1 == pi.n_b_g1 && ci.n_b_g2 == pi.n_b_g2 &&
-        ci.n_ic == pi.n_ic && cz_pkcache_open(pk, NULL, path, 0, NULL, 0) == CZ_OK) {
-        printf("  (parameters from cache %s)\n", path);
+        ci.n_ic == pi.n_ic && cz_pkcache_open(pk, NULL, path, 1, NULL, 0) == CZ_OK) {
+        printf("  (parameters from cache %s, checksum ok)\n", path);
         return CZ_OK;
     }
     if ((e = cz_params_read(pk, params, 0, pool, msg, msglen))) return e;
@@ -213,6 +216,15 @@ int cz_cmd_prove(int argc, char **argv)
     stage("prove: MSM b (G1)", tm.msm_b1_ms);
     stage("prove: MSM b (G2)", tm.msm_b2_ms);
     stage("prove: total", tm.total_ms);
+    t = now_ms();
+    {   /* self-check: a proof that does not verify is never written */
+        cz_groth16_pvk pvk;
+        int ok = cz_groth16_prepare_vk(&pvk, &pk.vk) == CZ_OK &&
+                 cz_groth16_verify(&pvk, &proof, w + 1, cs.n_inputs - 1);
+        cz_groth16_pvk_free(&pvk);
+        if (!ok) { rc = err2("prove", "the proof failed its self-check against the key's vk; nothing written"); goto out; }
+    }
+    stage("self-verify", now_ms() - t);
     t = now_ms();
     if (cz_proofs_write(cz_args_get(o, N_OPTS(o), "out"), &proof, 1, msg, sizeof msg)) { rc = err2("prove", msg); goto out; }
     stage("write proof", now_ms() - t);

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,36 +12,25 @@
 
 #define WBUF (1u << 20)
 
-cz_err cz__fmt_fail(cz_err e, char *msg, size_t msglen, const char *fmt, ...)
-{
-    if (msg && msglen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msglen, fmt, ap);
-        va_end(ap);
-    }
-    return e;
-}
-
 cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen)
 {
     static const uint8_t empty[1];
     memset(m, 0, sizeof *m);
     int fd = open(path, O_RDONLY);
-    if (fd < 0) return cz__fmt_fail(CZ_ERR_IO, msg, msglen, "cannot open %s: %s", path, strerror(errno));
+    if (fd < 0) return cz_fail(CZ_ERR_IO, msg, msglen, "cannot open %s: %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int en = errno;
         close(fd);
-        return cz__fmt_fail(CZ_ERR_IO, msg, msglen, "cannot stat %s: %s", path, strerror(en));
+        return cz_fail(CZ_ERR_IO, msg, msglen, "cannot stat %s: %s", path, strerror(en));
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return cz__fmt_fail(CZ_ERR_IO, msg, msglen, "%s: not a regular file", path);
+        return cz_fail(CZ_ERR_IO, msg, msglen, "%s: not a regular file", path);
     }
     if ((uint64_t)st.st_size > SIZE_MAX) {
         close(fd);
-        return cz__fmt_fail(CZ_ERR_IO, msg, msglen, "%s: too large to map", path);
+        return cz_fail(CZ_ERR_IO, msg, msglen, "%s: too large to map", path);
     }
     if (st.st_size == 0) {
         close(fd);
@@ -52,7 +40,7 @@ cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen)
     void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     int en = errno;
     close(fd);
-    if (p == MAP_FAILED) return cz__fmt_fail(CZ_ERR_IO, msg, msglen, "cannot map %s: %s", path, strerror(en));
+    if (p == MAP_FAILED) return cz_fail(CZ_ERR_IO, msg, msglen, "cannot map %s: %s", path, strerror(en));
     m->map = p;
     m->p = p;
     m->len = (size_t)st.st_size;
@@ -75,13 +63,13 @@ cz_err cz__writer_open(cz__writer *w, const char *path, char *msg, size_t msglen
     w->buf = malloc(WBUF);
     if (!w->tmp || !w->buf) {
         cz__writer_abort(w);
-        return cz__fmt_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+        return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
     }
     snprintf(w->tmp, plen, "%s.tmp", path);
     w->cap = WBUF;
     w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (w->fd < 0) {
-        cz_err e = cz__fmt_fail(CZ_ERR_IO, msg, msglen, "cannot create %s: %s", w->tmp, strerror(errno));
+        cz_err e = cz_fail(CZ_ERR_IO, msg, msglen, "cannot create %s: %s", w->tmp, strerror(errno));
         cz__writer_abort(w);
         return e;
     }
@@ -160,7 +148,7 @@ void cz__writer_pwrite(cz__writer *w, const void *p, size_t len, uint64_t offset
 cz_err cz__writer_commit(cz__writer *w, char *msg, size_t msglen)
 {
     if (w->mem) {
-        if (w->err) return cz__fmt_fail(CZ_ERR_LENGTH, msg, msglen, "output buffer too small");
+        if (w->err) return cz_fail(CZ_ERR_LENGTH, msg, msglen, "output buffer too small");
         return CZ_OK;
     }
     flush(w);
@@ -169,7 +157,7 @@ cz_err cz__writer_commit(cz__writer *w, char *msg, size_t msglen)
     w->fd = -1;
     if (!w->err && rename(w->tmp, w->path) != 0) w->err = errno;
     if (w->err) {
-        cz_err e = cz__fmt_fail(CZ_ERR_IO, msg, msglen, "cannot write %s: %s", w->path, strerror(w->err));
+        cz_err e = cz_fail(CZ_ERR_IO, msg, msglen, "cannot write %s: %s", w->path, strerror(w->err));
         cz__writer_abort(w);
         return e;
     }

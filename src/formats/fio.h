@@ -10,10 +10,6 @@
 #include "util/err.h"
 #include "util/hash.h"
 
-/* writes the formatted text into msg (when msg and msglen) and returns e */
-cz_err cz__fmt_fail(cz_err e, char *msg, size_t msglen, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
 /* a read-only private mapping of a whole file; an empty file gives len 0 */
 typedef struct {
     const uint8_t *p;

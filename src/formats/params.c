@@ -27,7 +27,7 @@ cz_err cz_params_peek_mem(cz_params_info *out, const uint8_t *buf, size_t len, c
     memset(out, 0, sizeof *out);
     uint64_t size = len, pos = CZ_VK_HEAD_BYTES;
     if (size < pos + 4)
-        return cz__fmt_fail(CZ_ERR_LENGTH, msg, msglen,
+        return cz_fail(CZ_ERR_LENGTH, msg, msglen,
                             "%llu bytes: too short for a verifying key (at least %u bytes)",
                             (unsigned long long)size, (unsigned)(pos + 4));
     uint64_t *counts[6] = {&out->n_ic, &out->n_h, &out->n_l, &out->n_a, &out->n_b_g1, &out->n_b_g2};
@@ -42,14 +42,14 @@ cz_err cz_params_peek_mem(cz_params_info *out, const uint8_t *buf, size_t len, c
             }
         }
         if (size - pos < 4)
-            return cz__fmt_fail(CZ_ERR_LENGTH, msg, msglen,
+            return cz_fail(CZ_ERR_LENGTH, msg, msglen,
                                 "truncated: the length of %s at byte %llu needs 4 bytes, %llu left", ARRAY_NAMES[k],
                                 (unsigned long long)pos, (unsigned long long)(size - pos));
         uint64_t n = cz__get_be32(buf + pos);
         uint64_t w = k == 5 ? G2U : G1U;
         pos += 4;
         if (n > (size - pos) / w)
-            return cz__fmt_fail(CZ_ERR_LENGTH, msg, msglen,
+            return cz_fail(CZ_ERR_LENGTH, msg, msglen,
                                 "%s claims %llu points (%llu bytes) at byte %llu but only %llu bytes are left "
                                 "(truncated or corrupt)",
                                 ARRAY_NAMES[k], (unsigned long long)n, (unsigned long long)(n * w),
@@ -60,7 +60,7 @@ cz_err cz_params_peek_mem(cz_params_info *out, const uint8_t *buf, size_t len, c
     }
     out->size = pos;
     if (pos != size)
-        return cz__fmt_fail(CZ_ERR_LENGTH, msg, msglen, "%llu trailing bytes after b_g2 (file is %llu bytes, counts imply %llu)",
+        return cz_fail(CZ_ERR_LENGTH, msg, msglen, "%llu trailing bytes after b_g2 (file is %llu bytes, counts imply %llu)",
                             (unsigned long long)(size - pos), (unsigned long long)size, (unsigned long long)pos);
     return CZ_OK;
 }
@@ -144,9 +144,9 @@ static cz_err decode_all(dec_ctx *c, cz_pool *pool, char *msg, size_t msglen)
     int k = 0;
     while (g >= c->start[k + 1]) k++;
     if (code == CODE_INF)
-        return cz__fmt_fail(CZ_ERR_NOT_ON_CURVE, msg, msglen, "%s[%llu]: point at infinity not allowed",
+        return cz_fail(CZ_ERR_NOT_ON_CURVE, msg, msglen, "%s[%llu]: point at infinity not allowed",
                             ARRAY_NAMES[k], (unsigned long long)(g - c->start[k]));
-    return cz__fmt_fail((cz_err)code, msg, msglen, "%s[%llu]: %s", ARRAY_NAMES[k],
+    return cz_fail((cz_err)code, msg, msglen, "%s[%llu]: %s", ARRAY_NAMES[k],
                         (unsigned long long)(g - c->start[k]), cz_strerror((cz_err)code));
 }
 
@@ -157,7 +157,7 @@ static cz_err decode_vk_head(cz_groth16_vk *vk, const uint8_t *p, char *msg, siz
     cz_g2_aff *g2s[6] = {NULL, NULL, &vk->beta_g2, &vk->gamma_g2, NULL, &vk->delta_g2};
     for (int k = 0; k < 6; k++) {
         cz_err e = g1s[k] ? cz_g1_decode(g1s[k], p, G1U, 1) : cz_g2_decode(g2s[k], p, G2U, 1);
-        if (e) return cz__fmt_fail(e, msg, msglen, "vk %s: %s", names[k], cz_strerror(e));
+        if (e) return cz_fail(e, msg, msglen, "vk %s: %s", names[k], cz_strerror(e));
         p += g1s[k] ? G1U : G2U;
     }
     return CZ_OK;
@@ -179,7 +179,7 @@ cz_err cz_params_read_mem(cz_groth16_pk *pk, const uint8_t *buf, size_t len, int
     cz_err e = cz_params_peek_mem(&in, buf, len, msg, msglen);
     if (e) return e;
     if (in.is_vk)
-        return cz__fmt_fail(CZ_ERR_LENGTH, msg, msglen, "a verifying key only (%llu bytes), not a .params file",
+        return cz_fail(CZ_ERR_LENGTH, msg, msglen, "a verifying key only (%llu bytes), not a .params file",
                             (unsigned long long)in.size);
     if ((e = decode_vk_head(&pk->vk, buf, msg, msglen))) goto fail;
     int nomem = 0;
@@ -196,7 +196,7 @@ cz_err cz_params_read_mem(cz_groth16_pk *pk, const uint8_t *buf, size_t len, int
     pk->b_g1 = alloc_points(in.n_b_g1, sizeof(cz_g1_aff), &nomem);
     pk->b_g2 = alloc_points(in.n_b_g2, sizeof(cz_g2_aff), &nomem);
     if (nomem) {
-        e = cz__fmt_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory for %llu points",
+        e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory for %llu points",
                          (unsigned long long)(in.n_ic + in.n_h + in.n_l + in.n_a + in.n_b_g1 + in.n_b_g2));
         goto fail;
     }
@@ -225,7 +225,7 @@ cz_err cz_params_read(cz_groth16_pk *pk, const char *path, int check_subgroup, c
     char sub[256] = "";
     e = cz_params_read_mem(pk, m.p, m.len, check_subgroup, pool, sub, sizeof sub);
     cz__unmap_file(&m);
-    if (e) cz__fmt_fail(e, msg, msglen, "%s: %s", path, sub);
+    if (e) cz_fail(e, msg, msglen, "%s: %s", path, sub);
     return e;
 }
 
@@ -240,7 +240,7 @@ cz_err cz_vk_read_mem(cz_groth16_vk *vk, const uint8_t *buf, size_t len, cz_pool
     vk->n_ic = in.n_ic;
     vk->ic = alloc_points(in.n_ic, sizeof(cz_g1_aff), &nomem);
     if (nomem) {
-        e = cz__fmt_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+        e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
         goto fail;
     }
     dec_ctx c = {.s = {{buf + in.off_ic, vk->ic, in.n_ic, 0, 1}}};
@@ -260,7 +260,7 @@ cz_err cz_vk_read(cz_groth16_vk *vk, const char *path, cz_pool *pool, char *msg,
     char sub[256] = "";
     e = cz_vk_read_mem(vk, m.p, m.len, pool, sub, sizeof sub);
     cz__unmap_file(&m);
-    if (e) cz__fmt_fail(e, msg, msglen, "%s: %s", path, sub);
+    if (e) cz_fail(e, msg, msglen, "%s: %s", path, sub);
     return e;
 }
 
@@ -334,8 +334,8 @@ static void emit_params(cz__writer *w, const cz_groth16_pk *pk)
 cz_err cz_params_encode(uint8_t *out, size_t cap, const cz_groth16_pk *pk, char *msg, size_t msglen)
 {
     uint64_t need = cz_params_encoded_size(pk);
-    if (!need) return cz__fmt_fail(CZ_ERR_INVALID_ARG, msg, msglen, "an array has more than 2^32-1 points");
-    if (need > cap) return cz__fmt_fail(CZ_ERR_LENGTH, msg, msglen, "need %llu bytes", (unsigned long long)need);
+    if (!need) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "an array has more than 2^32-1 points");
+    if (need > cap) return cz_fail(CZ_ERR_LENGTH, msg, msglen, "need %llu bytes", (unsigned long long)need);
     cz__writer w;
     cz__writer_mem(&w, out, cap);
     emit_params(&w, pk);
@@ -345,8 +345,8 @@ cz_err cz_params_encode(uint8_t *out, size_t cap, const cz_groth16_pk *pk, char 
 cz_err cz_vk_encode(uint8_t *out, size_t cap, const cz_groth16_vk *vk, char *msg, size_t msglen)
 {
     uint64_t need = cz_vk_encoded_size(vk);
-    if (!need) return cz__fmt_fail(CZ_ERR_INVALID_ARG, msg, msglen, "ic has more than 2^32-1 points");
-    if (need > cap) return cz__fmt_fail(CZ_ERR_LENGTH, msg, msglen, "need %llu bytes", (unsigned long long)need);
+    if (!need) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "ic has more than 2^32-1 points");
+    if (need > cap) return cz_fail(CZ_ERR_LENGTH, msg, msglen, "need %llu bytes", (unsigned long long)need);
     cz__writer w;
     cz__writer_mem(&w, out, cap);
     emit_vk(&w, vk);
@@ -356,7 +356,7 @@ cz_err cz_vk_encode(uint8_t *out, size_t cap, const cz_groth16_vk *vk, char *msg
 cz_err cz_params_write(const char *path, const cz_groth16_pk *pk, char *msg, size_t msglen)
 {
     if (!cz_params_encoded_size(pk))
-        return cz__fmt_fail(CZ_ERR_INVALID_ARG, msg, msglen, "an array has more than 2^32-1 points");
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "an array has more than 2^32-1 points");
     cz__writer w;
     cz_err e = cz__writer_open(&w, path, msg, msglen);
     if (e) return e;
@@ -367,7 +367,7 @@ cz_err cz_params_write(const char *path, const cz_groth16_pk *pk, char *msg, siz
 cz_err cz_vk_write(const char *path, const cz_groth16_vk *vk, char *msg, size_t msglen)
 {
     if (!cz_vk_encoded_size(vk))
-        return cz__fmt_fail(CZ_ERR_INVALID_ARG, msg, msglen, "ic has more than 2^32-1 points");
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "ic has more than 2^32-1 points");
     cz__writer w;
     cz_err e = cz__writer_open(&w, path, msg, msglen);
     if (e) return e;

@@ -59,7 +59,7 @@ cz_err cz_pkcache_params_tag(uint64_t *tag, const char *params_path, char *msg, 
     cz_params_info in;
     char sub[256] = "";
     e = cz_params_peek_mem(&in, m.p, m.len, sub, sizeof sub);
-    if (e) cz__fmt_fail(e, msg, msglen, "%s: %s", params_path, sub);
+    if (e) cz_fail(e, msg, msglen, "%s: %s", params_path, sub);
     else *tag = cz_hash64(m.p, (size_t)in.vk_bytes, 0);
     cz__unmap_file(&m);
     return e;
@@ -71,15 +71,15 @@ cz_err cz_pkcache_write(const char *path, const cz_groth16_pk *pk, uint32_t flag
 {
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
     (void)path; (void)pk; (void)flags;
-    return cz__fmt_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "the pk cache needs a little-endian host");
+    return cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "the pk cache needs a little-endian host");
 #else
     const uint64_t n[6] = {pk->vk.n_ic, pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2};
     layout l;
     if (!make_layout(&l, n) || flags & ~CZ_PKCACHE_SUBGROUP_CHECKED)
-        return cz__fmt_fail(CZ_ERR_INVALID_ARG, msg, msglen, "count above 2^32-1 or unknown flags");
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "count above 2^32-1 or unknown flags");
     uint64_t tag;
     cz_err e = cz_pkcache_vk_tag(&tag, &pk->vk);
-    if (e) return cz__fmt_fail(e, msg, msglen, "cannot encode the verifying key");
+    if (e) return cz_fail(e, msg, msglen, "cannot encode the verifying key");
     cz__writer w;
     if ((e = cz__writer_open(&w, path, msg, msglen))) return e;
     cz_hash64_state h;
@@ -123,14 +123,14 @@ static cz_err parse(cz_pkcache_info *info, layout *l, const uint8_t *buf, size_t
     memset(info, 0, sizeof *info);
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
     (void)l; (void)buf; (void)len; (void)verify;
-    return cz__fmt_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "the pk cache needs a little-endian host");
+    return cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "the pk cache needs a little-endian host");
 #else
     if (len < CZ_PKCACHE_HEADER)
-        return cz__fmt_fail(CZ_ERR_LENGTH, msg, msglen, "%zu bytes, shorter than a pk cache header", len);
-    if (memcmp(buf, MAGIC, 8) != 0) return cz__fmt_fail(CZ_ERR_PARSE, msg, msglen, "not a pk cache (bad magic)");
+        return cz_fail(CZ_ERR_LENGTH, msg, msglen, "%zu bytes, shorter than a pk cache header", len);
+    if (memcmp(buf, MAGIC, 8) != 0) return cz_fail(CZ_ERR_PARSE, msg, msglen, "not a pk cache (bad magic)");
     if (cz__get_le32(buf + 8) != CZ_PKCACHE_VERSION || cz__get_le32(buf + 12) != CZ_PKCACHE_HEADER ||
         cz__get_le32(buf + 16) != G1S || cz__get_le32(buf + 20) != G2S)
-        return cz__fmt_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "pk cache version %u / layout not supported (want %u)",
+        return cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "pk cache version %u / layout not supported (want %u)",
                             cz__get_le32(buf + 8), CZ_PKCACHE_VERSION);
     uint64_t n[6];
     for (int k = 0; k < 6; k++) n[k] = cz__get_le64(buf + 24 + 8 * k);
@@ -138,10 +138,10 @@ static cz_err parse(cz_pkcache_info *info, layout *l, const uint8_t *buf, size_t
     int reserved = cz__get_le32(buf + 76) != 0;
     for (int i = 104; i < CZ_PKCACHE_HEADER; i++) reserved |= buf[i];
     if (!make_layout(l, n) || info->flags & ~CZ_PKCACHE_SUBGROUP_CHECKED || reserved)
-        return cz__fmt_fail(CZ_ERR_PARSE, msg, msglen, "bad counts, flags or reserved bytes in the pk cache header");
+        return cz_fail(CZ_ERR_PARSE, msg, msglen, "bad counts, flags or reserved bytes in the pk cache header");
     uint64_t plen = cz__get_le64(buf + 88);
     if (plen != l->end - CZ_PKCACHE_HEADER || (uint64_t)len != l->end)
-        return cz__fmt_fail(CZ_ERR_LENGTH, msg, msglen,
+        return cz_fail(CZ_ERR_LENGTH, msg, msglen,
                             "pk cache is %zu bytes, its counts imply %llu (truncated or padded?)", len,
                             (unsigned long long)l->end);
     if (verify) {
@@ -150,7 +150,7 @@ static cz_err parse(cz_pkcache_info *info, layout *l, const uint8_t *buf, size_t
         cz_hash64_update(&h, buf + CZ_PKCACHE_HEADER, (size_t)plen);
         cz_hash64_update(&h, buf, 96);
         if (cz_hash64_final(&h) != cz__get_le64(buf + 96))
-            return cz__fmt_fail(CZ_ERR_PARSE, msg, msglen, "pk cache checksum mismatch (file corrupt)");
+            return cz_fail(CZ_ERR_PARSE, msg, msglen, "pk cache checksum mismatch (file corrupt)");
     }
     info->n_ic = n[0];
     info->n_h = n[1];
@@ -172,7 +172,7 @@ cz_err cz_pkcache_peek(cz_pkcache_info *out, const char *path, char *msg, size_t
     if (e) return e;
     layout l;
     char sub[256] = "";
-    if ((e = parse(out, &l, m.p, m.len, 0, sub, sizeof sub))) cz__fmt_fail(e, msg, msglen, "%s: %s", path, sub);
+    if ((e = parse(out, &l, m.p, m.len, 0, sub, sizeof sub))) cz_fail(e, msg, msglen, "%s: %s", path, sub);
     cz__unmap_file(&m);
     return e;
 }
@@ -229,7 +229,7 @@ cz_err cz_pkcache_load_mem(cz_groth16_pk *pk, cz_pkcache_info *info, const uint8
     pk->b_g2 = dup_part(buf, l.off[7], in.n_b_g2 * G2S, &nomem);
     if (nomem) {
         cz_groth16_pk_free(pk);
-        return cz__fmt_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+        return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
     }
     if (info) *info = in;
     return CZ_OK;
@@ -247,12 +247,12 @@ cz_err cz_pkcache_open(cz_groth16_pk *pk, cz_pkcache_info *info, const char *pat
     char sub[256] = "";
     if ((e = parse(&in, &l, m.p, m.len, verify_checksum, sub, sizeof sub))) {
         cz__unmap_file(&m);
-        return cz__fmt_fail(e, msg, msglen, "%s: %s", path, sub);
+        return cz_fail(e, msg, msglen, "%s: %s", path, sub);
     }
     if (take_vk(pk, &in, &l, m.p) != CZ_OK) {
         cz__unmap_file(&m);
         memset(pk, 0, sizeof *pk);
-        return cz__fmt_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+        return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
     }
     uint8_t *base = m.map; /* non-NULL: a valid cache is never empty */
     pk->h = (cz_g1_aff *)(base + l.off[3]);

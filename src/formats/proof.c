@@ -46,18 +46,18 @@ cz_err cz_proofs_decode(cz_groth16_proof **out, size_t *n, const uint8_t *buf, s
     *out = NULL;
     *n = 0;
     if (len == 0 || len % CZ_GROTH16_PROOF_BYTES)
-        return cz__fmt_fail(CZ_ERR_LENGTH, msg, msglen, "%zu bytes: not a non-zero multiple of %d", len,
+        return cz_fail(CZ_ERR_LENGTH, msg, msglen, "%zu bytes: not a non-zero multiple of %d", len,
                             CZ_GROTH16_PROOF_BYTES);
     size_t k = len / CZ_GROTH16_PROOF_BYTES;
     cz_groth16_proof *p = malloc(k * sizeof *p);
-    if (!p) return cz__fmt_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    if (!p) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
     for (size_t i = 0; i < k; i++) {
         int which;
         cz_err e = decode_one(&p[i], buf + i * CZ_GROTH16_PROOF_BYTES, &which);
         if (e) {
             int inf = e == CZ_ERR_NOT_ON_CURVE; /* compressed decoding reports only infinity this way */
             free(p);
-            return cz__fmt_fail(e, msg, msglen, "proof %zu, point %c: %s", i, "ABC"[which],
+            return cz_fail(e, msg, msglen, "proof %zu, point %c: %s", i, "ABC"[which],
                                 inf ? "point at infinity not allowed" : cz_strerror(e));
         }
     }
@@ -76,13 +76,13 @@ cz_err cz_proofs_read(cz_groth16_proof **out, size_t *n, const char *path, char 
     char sub[256] = "";
     e = cz_proofs_decode(out, n, m.p, m.len, sub, sizeof sub);
     cz__unmap_file(&m);
-    if (e) cz__fmt_fail(e, msg, msglen, "%s: %s", path, sub);
+    if (e) cz_fail(e, msg, msglen, "%s: %s", path, sub);
     return e;
 }
 
 cz_err cz_proofs_write(const char *path, const cz_groth16_proof *p, size_t n, char *msg, size_t msglen)
 {
-    if (n == 0) return cz__fmt_fail(CZ_ERR_INVALID_ARG, msg, msglen, "no proofs to write");
+    if (n == 0) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "no proofs to write");
     cz__writer w;
     cz_err e = cz__writer_open(&w, path, msg, msglen);
     if (e) return e;

@@ -12,7 +12,7 @@
 #include "formats/decimal.h"
 #include "formats/fio.h"
 
-#define fail cz__fmt_fail
+#define fail cz_fail
 
 cz_err cz_public_json_write(const char *path, const cz_fr *inputs, size_t n, char *msg, size_t msglen)
 {

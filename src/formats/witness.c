@@ -14,7 +14,7 @@
 static const char MAGIC[8] = {'C', 'U', 'Z', 'K', 'W', 'I', 'T', 0};
 #define CHUNK 32768 /* elements converted per put */
 #define MAX_VARS ((uint64_t)1 << 56)
-#define fail cz__fmt_fail
+#define fail cz_fail
 
 uint64_t cz_witness_file_size(uint64_t n_vars) { return CZ_WITNESS_HEADER + 32 * n_vars + 8; }
 

@@ -17,11 +17,16 @@
 # The ceremony is a test ceremony: one contribution with fixed entropy, no
 # beacon. Its keys are fine for tests and benchmarks and for nothing else.
 #
-# Environment: CUZK_INTEROP_CACHE (default ~/.cache/cuzk/interop).
+# Environment: CUZK_INTEROP_CACHE (default ~/.cache/cuzk/interop; when that
+# cannot be written, /tmp/cuzk-interop-<uid>). To start afresh, delete it.
 
 IL_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 IL_NPM="$IL_ROOT/.npm-local/node_modules"
-IL_CACHE=${CUZK_INTEROP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cuzk/interop}
+IL_CACHE=${CUZK_INTEROP_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/cuzk/interop}
+if ! mkdir -p "$IL_CACHE" 2>/dev/null || [ ! -w "$IL_CACHE" ]; then
+    IL_CACHE=${TMPDIR:-/tmp}/cuzk-interop-$(id -u) # a read-only home (some CI)
+    mkdir -p "$IL_CACHE"
+fi
 IL_CURVE=bls12381   # default curve; names ending in _bn128 use BN254
 
 il_log() { echo "[interop $(date -u +%H:%M:%S)] $*" >&2; }

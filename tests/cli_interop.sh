@@ -24,7 +24,7 @@ if "$CUZK" groth16 2>&1 | grep -q "unknown command"; then
 fi
 TAMPER="$SRC/tests/interop_tamper.mjs"
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null; wait; rm -rf "$T"' EXIT
 t_start=$(date +%s)
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }

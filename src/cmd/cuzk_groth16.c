@@ -23,6 +23,7 @@
 #include "formats/proof.h"
 #include "formats/public_json.h"
 #include "formats/witness.h"
+#include "formats/wtns.h"
 #include "groth16/groth16.h"
 #include "r1cs/pce.h"
 
@@ -145,6 +146,17 @@ static cz_err load_pk(cz_groth16_pk *pk, const char *params, const char *dir_opt
     return CZ_OK;
 }
 
+/* does the file start with the .wtns magic? */
+static int is_wtns(const char *path)
+{
+    char m[4] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    size_t n = fread(m, 1, 4, f);
+    fclose(f);
+    return n == 4 && !memcmp(m, "wtns", 4);
+}
+
 int cz_cmd_prove(int argc, char **argv)
 {
     cz_arg o[] = {{"params", 0, 1, 0}, {"pce", 0, 1, 0},      {"witness", 0, 1, 0}, {"out", 0, 1, 0},
@@ -166,7 +178,11 @@ int cz_cmd_prove(int argc, char **argv)
     if (cz_pce_open(&cs, cz_args_get(o, N_OPTS(o), "pce"), 1, msg, sizeof msg)) { rc = err2("prove", msg); goto out; }
     stage("load constraint system", now_ms() - t);
     t = now_ms();
-    if (cz_witness_read(&w, &n_vars, &n_inputs, cz_args_get(o, N_OPTS(o), "witness"), msg, sizeof msg)) {
+    const char *wpath = cz_args_get(o, N_OPTS(o), "witness");
+    if (is_wtns(wpath)) { /* a circom/snarkjs .wtns: same variable order, no input count */
+        if (cz_wtns_read(&w, &n_vars, wpath, msg, sizeof msg)) { rc = err2("prove", msg); goto out; }
+        n_inputs = cs.n_inputs;
+    } else if (cz_witness_read(&w, &n_vars, &n_inputs, wpath, msg, sizeof msg)) {
         rc = err2("prove", msg);
         goto out;
     }

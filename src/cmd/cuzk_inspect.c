@@ -1,5 +1,6 @@
 /* cuzk_inspect.c — `cuzk inspect FILE`: says what a file is (PCE, witness,
- * key cache, proof file, bellperson .params or .vk) from its content, checks
+ * key cache, proof file, bellperson .params or .vk, circom/snarkjs .zkey,
+ * .wtns or .r1cs) from its content, checks
  * it the way the loaders do, and prints its header, counts and sizes.
  * Exit 0 when the file is valid, 2 when it is unreadable or unrecognised. */
 #include <stdio.h>
@@ -11,7 +12,10 @@
 #include "formats/params.h"
 #include "formats/pkcache.h"
 #include "formats/proof.h"
+#include "formats/r1cs_file.h"
 #include "formats/witness.h"
+#include "formats/wtns.h"
+#include "formats/zkey.h"
 #include "r1cs/pce.h"
 
 static void human(char *out, size_t len, double bytes)
@@ -27,7 +31,8 @@ static int inspect_pce(const char *path)
     char msg[512];
     cz_r1cs cs;
     if (cz_pce_open(&cs, path, 1, msg, sizeof msg)) { fprintf(stderr, "cuzk inspect: %s\n", msg); return 2; }
-    printf("%s: pre-compiled constraint system (PCE v%d), checksum ok\n", path, CZ_PCE_VERSION);
+    printf("%s: pre-compiled constraint system (PCE), checksum ok%s\n", path,
+           cs.ntt_generator == 5 ? "; roots of unity from 5 (exported from a snarkjs zkey)" : "");
     printf("  constraints %llu   variables %llu (inputs with ONE %llu, aux %llu)\n",
            (unsigned long long)cs.n_constraints, (unsigned long long)cs.n_vars, (unsigned long long)cs.n_inputs,
            (unsigned long long)(cs.n_vars - cs.n_inputs));
@@ -118,6 +123,54 @@ static int inspect_params(const char *path)
     return 0;
 }
 
+/* ---- circom / snarkjs files ---- */
+static int inspect_zkey(const char *path)
+{
+    char msg[600];
+    cz_zkey zk;
+    if (cz_zkey_open(&zk, path, NULL, msg, sizeof msg)) { fprintf(stderr, "cuzk inspect: %s\n", msg); return 2; }
+    const cz_groth16_zpk *k = &zk.pk;
+    printf("%s: snarkjs Groth16 proving key (.zkey, BLS12-381), every point on its curve\n", path);
+    printf("  signals %llu (public without ONE %llu, private %llu); domain 2^%d; %llu A/B coefficients over %llu rows\n",
+           (unsigned long long)k->n_vars, (unsigned long long)k->n_public,
+           (unsigned long long)(k->n_vars - k->n_public - 1), k->log_domain, (unsigned long long)zk.n_coefs,
+           (unsigned long long)zk.n_constraints_used);
+    printf("  constraints %llu (rows used minus the %llu input rows)\n",
+           (unsigned long long)(zk.n_constraints_used - k->n_public - 1), (unsigned long long)k->n_public + 1);
+    cz_zkey_close(&zk);
+    return 0;
+}
+
+static int inspect_wtns(const char *path)
+{
+    char msg[600];
+    cz_fr *w;
+    uint64_t n;
+    if (cz_wtns_read(&w, &n, path, msg, sizeof msg)) { fprintf(stderr, "cuzk inspect: %s\n", msg); return 2; }
+    uint64_t bits = 0;
+    for (uint64_t i = 0; i < n; i++) bits += cz_fr_is_zero(&w[i]) || cz_fr_is_one(&w[i]);
+    printf("%s: circom witness (.wtns, BLS12-381)\n  values %llu; %.1f%% are 0 or 1\n", path, (unsigned long long)n,
+           n ? 100.0 * bits / n : 0.0);
+    free(w);
+    return 0;
+}
+
+static int inspect_r1cs(const char *path)
+{
+    char msg[600];
+    cz_r1cs cs;
+    cz_r1cs_file_info fi;
+    if (cz_r1cs_file_read(&cs, &fi, path, msg, sizeof msg)) { fprintf(stderr, "cuzk inspect: %s\n", msg); return 2; }
+    printf("%s: circom constraint system (.r1cs, BLS12-381)\n", path);
+    printf("  constraints %llu; wires %llu: outputs %llu, public inputs %llu, private inputs %llu; labels %llu\n",
+           (unsigned long long)fi.n_constraints, (unsigned long long)fi.n_wires, (unsigned long long)fi.n_outputs,
+           (unsigned long long)fi.n_pub_inputs, (unsigned long long)fi.n_prv_inputs, (unsigned long long)fi.n_labels);
+    printf("  non-zeros A %llu, B %llu, C %llu\n", (unsigned long long)cs.m[0].nnz, (unsigned long long)cs.m[1].nnz,
+           (unsigned long long)cs.m[2].nnz);
+    cz_r1cs_free(&cs);
+    return 0;
+}
+
 int cz_cmd_inspect(int argc, char **argv)
 {
     if (argc != 2) { fprintf(stderr, "usage: cuzk inspect FILE\n"); return 2; }
@@ -132,6 +185,9 @@ int cz_cmd_inspect(int argc, char **argv)
     if (got == 8 && !memcmp(magic, "CUZKPCE", 8)) return inspect_pce(path);
     if (got == 8 && !memcmp(magic, "CUZKWIT", 8)) return inspect_witness(path);
     if (got == 8 && !memcmp(magic, "CUZKPKC", 8)) return inspect_pkcache(path);
+    if (got >= 4 && !memcmp(magic, "zkey", 4)) return inspect_zkey(path);
+    if (got >= 4 && !memcmp(magic, "wtns", 4)) return inspect_wtns(path);
+    if (got >= 4 && !memcmp(magic, "r1cs", 4)) return inspect_r1cs(path);
     if (size > 0 && size % CZ_GROTH16_PROOF_BYTES == 0 && ((unsigned char)magic[0] & 0x80)) {
         /* compressed points start with the compression flag; .params starts
            with an uncompressed one */

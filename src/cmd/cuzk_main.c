@@ -14,6 +14,7 @@ static void usage(FILE *f)
             "  setup  --pce F --out-params P --out-vk V [--seed S] [--threads N]\n"
             "                            INSECURE test setup (toxic waste from the seed)\n"
             "  prove  --params P --pce F --witness W --out proof.bin [--seed S] [--threads N]\n"
+            "         (W: witness.bin or a circom .wtns)\n"
             "         [--cache-dir D] [--no-cache]\n"
             "                            prove; --seed gives reproducible (not zero-knowledge) proofs\n"
             "  verify --vk V --public public.json --proof proof.bin\n"
@@ -22,6 +23,16 @@ static void usage(FILE *f)
             "  vectors check FILE.json   run known-answer vectors, print 'N passed, N failed'\n"
             "  synth  --constraints N --out DIR [--seed S]\n"
             "                            synthetic circuit: circuit.pce, witness.bin, public.json\n"
+            "  groth16 prove CIRCUIT.zkey WITNESS.wtns PROOF.json PUBLIC.json [--r1cs F] [--seed S]\n"
+            "                            snarkjs-compatible prove (circom/snarkjs BLS12-381 files)\n"
+            "  groth16 verify VERIFICATION_KEY.json PUBLIC.json PROOF.json\n"
+            "                            prints OK! (exit 0) or Invalid proof (exit 1)\n"
+            "  zkey export-params CIRCUIT.zkey OUT.params --r1cs CIRCUIT.r1cs [--pce OUT.pce]\n"
+            "                            snarkjs key -> bellperson .params + .pce for cuzk prove\n"
+            "  zkey export verificationkey CIRCUIT.zkey VERIFICATION_KEY.json\n"
+            "                            the snarkjs verification key of a zkey\n"
+            "  zkey synth --constraints N --out DIR [--seed S]\n"
+            "                            INSECURE synthetic snarkjs workload (zkey, wtns, vk, public)\n"
             "  demo                      arithmetic self-check (scalar mul, encodings, pairing)\n"
             "  help                      this text\n");
 }
@@ -38,6 +49,8 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "prove")) return cz_cmd_prove(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify")) return cz_cmd_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "inspect")) return cz_cmd_inspect(argc - 1, argv + 1);
+    if (!strcmp(cmd, "groth16")) return cz_cmd_groth16(argc - 1, argv + 1);
+    if (!strcmp(cmd, "zkey")) return cz_cmd_zkey(argc - 1, argv + 1);
     fprintf(stderr, "cuzk: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

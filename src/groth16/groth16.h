@@ -69,6 +69,43 @@ cz_err cz_groth16_random_fr(cz_fr *out);
 /* domain size bellperson uses for cs: next power of two >= constraints + inputs */
 int cz_groth16_domain_log(const cz_r1cs *cs);
 
+/* A = alpha + a_acc + r delta (G1); B = beta + b2_acc + s delta (G2);
+ * B1 = beta + b1_acc + s delta (G1);  C = c_acc + s A + r B1 - r s delta.
+ * The proof assembly both provers share (constant-time in r, s). */
+void cz_groth16_assemble(cz_groth16_proof *out, const cz_groth16_vk *vk, const cz_g1_jac *a_acc,
+                         const cz_g2_jac *b2_acc, const cz_g1_jac *b1_acc, const cz_g1_jac *c_acc,
+                         const cz_fr *r, const cz_fr *s);
+
+/* ---- proving from a snarkjs key (prover_zkey.c) ----
+ * The snarkjs (.zkey) form of a Groth16 proving key, filled by
+ * formats/zkey.h. Variables are ordered as above (ONE, n_public public
+ * signals, private signals). Bases over all n_vars signals (the point at
+ * infinity where a signal is absent): a, b_g1, b_g2; c over the private
+ * signals only ((beta u_i + alpha v_i + w_i)(tau)/delta, bellperson's l); h has
+ * domain_size points, the odd-index Lagrange basis of the 2n domain divided
+ * by delta: h_i = L^{2n}_{2i+1}(tau)/delta. qap holds the A and B rows from
+ * the coefficient section (domain_size rows, the last n_public + 1 of the
+ * used ones being snarkjs's `input_i * 0 = 0` rows), C empty. vk.ic has
+ * n_public + 1 points; vk.beta_g1 and vk.delta_g1 are filled too. */
+typedef struct {
+    cz_groth16_vk vk;
+    uint64_t n_vars, n_public;
+    int log_domain;
+    cz_r1cs qap;
+    const cz_g1_aff *a, *b_g1, *c, *h;
+    const cz_g2_aff *b_g2;
+} cz_groth16_zpk;
+
+/* Proves as snarkjs's groth16 prove does: a = A w, b = B w on the n-domain,
+ * c = a∘b; each of a, b, c goes iNTT, times w_2n^i, NTT (evaluations on the
+ * odd points of the 2n domain; roots from generator 5); h = a b - c, no
+ * division by Z. Then A, B (G1, G2) MSMs over all signals, C over the
+ * private ones, H over h, and cz_groth16_assemble. w: n_vars entries,
+ * Montgomery, w[0] = 1. An unsatisfying witness gives a proof that does not
+ * verify. t may be NULL (msm_l_ms holds the C MSM). */
+cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, const cz_fr *w, const cz_fr *r,
+                             const cz_fr *s, cz_pool *pool, cz_groth16_timings *t, char *msg, size_t msglen);
+
 /* ---- verifying (verifier.c) ---- */
 typedef struct {
     cz_groth16_vk vk;     /* a copy (ic on the heap) */

@@ -2,7 +2,10 @@
  *
  *   a, b, c = A w, B w, C w, extended by one row per input (a = w_i, b = c = 0)
  *   H:  a, b, c <- iNTT; coset NTT; h = (a b - c) / (g^m - 1); coset iNTT;
- *       keep the first m - 1 coefficients
+ *       keep the first m - 1 coefficients. The roots of unity and the coset
+ *       come from the generator g = 7, or cs->ntt_generator when set (5 for
+ *       a system exported from a snarkjs .zkey: its A/B/L points put
+ *       constraint i at 5-based omega^i)
  *   A = alpha + sum w_i a_i + r delta                           (G1)
  *   B = beta  + sum w_i b_i + s delta                           (G2, and G1 for C)
  *   C = sum h_i H_i + sum aux_i L_i + s A + r B_g1 - r s delta  (G1)
@@ -72,6 +75,40 @@ static void h_pointwise(void *ctx, size_t item)
     }
 }
 
+void cz_groth16_assemble(cz_groth16_proof *out, const cz_groth16_vk *vk, const cz_g1_jac *a_acc,
+                         const cz_g2_jac *b2_acc, const cz_g1_jac *b1_acc, const cz_g1_jac *c_acc,
+                         const cz_fr *r, const cz_fr *s)
+{
+    cz_g1_jac ga, gb1, gc, d1, tmp;
+    cz_g2_jac gb, d2;
+    cz_fr rs;
+    cz_g1_from_aff(&d1, &vk->delta_g1);
+    cz_g2_from_aff(&d2, &vk->delta_g2);
+    /* A = alpha + sum + r delta */
+    cz_g1_mul_fr(&ga, &d1, r);
+    cz_g1_add_mixed(&ga, &ga, &vk->alpha_g1);
+    cz_g1_add(&ga, &ga, a_acc);
+    /* B = beta + sum + s delta (G2 and G1) */
+    cz_g2_mul_fr(&gb, &d2, s);
+    cz_g2_add_mixed(&gb, &gb, &vk->beta_g2);
+    cz_g2_add(&gb, &gb, b2_acc);
+    cz_g1_mul_fr(&gb1, &d1, s);
+    cz_g1_add_mixed(&gb1, &gb1, &vk->beta_g1);
+    cz_g1_add(&gb1, &gb1, b1_acc);
+    /* C = c_acc + s A + r B1 - r s delta */
+    cz_g1_mul_fr(&tmp, &ga, s);
+    cz_g1_add(&gc, c_acc, &tmp);
+    cz_g1_mul_fr(&tmp, &gb1, r);
+    cz_g1_add(&gc, &gc, &tmp);
+    cz_fr_mul(&rs, r, s);
+    cz_g1_mul_fr(&tmp, &d1, &rs);
+    cz_g1_neg(&tmp, &tmp);
+    cz_g1_add(&gc, &gc, &tmp);
+    cz_g1_to_aff(&out->a, &ga);
+    cz_g2_to_aff(&out->b, &gb);
+    cz_g1_to_aff(&out->c, &gc);
+}
+
 cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz_r1cs *cs,
                         const cz_fr *w, const cz_fr *r, const cz_fr *s, cz_pool *pool,
                         cz_groth16_timings *t, char *msg, size_t msglen)
@@ -106,7 +143,7 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     tm.spmv_ms = now_ms() - ts;
 
     ts = now_ms();
-    if ((err = cz_ntt_domain_init(&dom, log_m, BELLPERSON_GENERATOR))) {
+    if ((err = cz_ntt_domain_init(&dom, log_m, cs->ntt_generator ? cs->ntt_generator : BELLPERSON_GENERATOR))) {
         cz_fail(err, msg, msglen, "cannot build NTT domain 2^%d", log_m);
         goto done;
     }
@@ -131,7 +168,7 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     free(b); b = NULL;
     free(c); c = NULL;
 
-    cz_g1_jac h_acc, l_acc, a_acc, b1_acc, tmp;
+    cz_g1_jac h_acc, l_acc, a_acc, b1_acc;
     cz_g2_jac b2_acc;
     ts = now_ms();
     if ((err = cz_msm_g1(&h_acc, pk->h, a, m - 1, 1, NULL, pool))) goto msm_fail;
@@ -149,37 +186,8 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     if ((err = cz_msm_g2(&b2_acc, pk->b_g2, w, cs->n_vars, 1, db, pool))) goto msm_fail;
     tm.msm_b2_ms = now_ms() - ts;
 
-    {
-        cz_g1_jac ga, gb1, gc, d1;
-        cz_g2_jac gb, d2;
-        cz_fr rs;
-        cz_g1_from_aff(&d1, &pk->vk.delta_g1);
-        cz_g2_from_aff(&d2, &pk->vk.delta_g2);
-        /* A = alpha + sum + r delta */
-        cz_g1_mul_fr(&ga, &d1, r);
-        cz_g1_add_mixed(&ga, &ga, &pk->vk.alpha_g1);
-        cz_g1_add(&ga, &ga, &a_acc);
-        /* B = beta + sum + s delta (G2 and G1) */
-        cz_g2_mul_fr(&gb, &d2, s);
-        cz_g2_add_mixed(&gb, &gb, &pk->vk.beta_g2);
-        cz_g2_add(&gb, &gb, &b2_acc);
-        cz_g1_mul_fr(&gb1, &d1, s);
-        cz_g1_add_mixed(&gb1, &gb1, &pk->vk.beta_g1);
-        cz_g1_add(&gb1, &gb1, &b1_acc);
-        /* C = h + l + s A + r B1 - r s delta */
-        cz_g1_add(&gc, &h_acc, &l_acc);
-        cz_g1_mul_fr(&tmp, &ga, s);
-        cz_g1_add(&gc, &gc, &tmp);
-        cz_g1_mul_fr(&tmp, &gb1, r);
-        cz_g1_add(&gc, &gc, &tmp);
-        cz_fr_mul(&rs, r, s);
-        cz_g1_mul_fr(&tmp, &d1, &rs);
-        cz_g1_neg(&tmp, &tmp);
-        cz_g1_add(&gc, &gc, &tmp);
-        cz_g1_to_aff(&out->a, &ga);
-        cz_g2_to_aff(&out->b, &gb);
-        cz_g1_to_aff(&out->c, &gc);
-    }
+    cz_g1_add(&h_acc, &h_acc, &l_acc);
+    cz_groth16_assemble(out, &pk->vk, &a_acc, &b2_acc, &b1_acc, &h_acc, r, s);
     goto done;
 msm_fail:
     cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));

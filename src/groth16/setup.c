@@ -117,7 +117,11 @@ cz_err cz_groth16_setup_insecure(cz_groth16_pk *pk, const cz_r1cs *cs, uint64_t 
     size_t nk = m + 3 * nv;
     cz_fr *k = malloc(nk * sizeof *k);
     if (!lag || !scr || !u || !v || !w || !k) { err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto done; }
-    if ((err = cz_ntt_domain_init(&dom, log_m, 7))) { cz_fail(err, msg, msglen, "domain 2^%d", log_m); goto done; }
+    /* constraint i at omega^i, omega from cs->ntt_generator (0: bellperson's 7) */
+    if ((err = cz_ntt_domain_init(&dom, log_m, cs->ntt_generator ? cs->ntt_generator : 7))) {
+        cz_fail(err, msg, msglen, "domain 2^%d", log_m);
+        goto done;
+    }
 
     /* Lagrange basis at tau; t(tau) = tau^m - 1 */
     cz_fr tm, t_tau, minv, wj;

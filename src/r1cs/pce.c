@@ -97,7 +97,8 @@ cz_err cz_pce_write(const char *path, const cz_r1cs *r, char *msg, size_t msglen
         bad |= write_pad(fd, &pos, lay[k].end, &h);
     }
     memcpy(hdr, MAGIC, 8);
-    put32(hdr + 8, CZ_PCE_VERSION);
+    int v2 = r->ntt_generator != 0 && r->ntt_generator != 7;
+    put32(hdr + 8, v2 ? 2 : CZ_PCE_VERSION);
     put32(hdr + 12, CZ_PCE_HEADER);
     put64(hdr + 16, r->n_vars);
     put64(hdr + 24, r->n_inputs);
@@ -109,6 +110,10 @@ cz_err cz_pce_write(const char *path, const cz_r1cs *r, char *msg, size_t msglen
     }
     put64(hdr + 88, off);
     cz_hash64_update(&h, hdr, 96);
+    if (v2) { /* version 2: the NTT generator at 104, covered by the checksum */
+        put32(hdr + 104, r->ntt_generator);
+        cz_hash64_update(&h, hdr + 104, 4);
+    }
     put64(hdr + 96, cz_hash64_final(&h));
     bad = bad || pwrite(fd, hdr, sizeof hdr, 0) != (ssize_t)sizeof hdr || fsync(fd) != 0;
     bad = close(fd) != 0 || bad;
@@ -180,7 +185,8 @@ cz_err cz_pce_open(cz_r1cs *out, const char *path, int verify_checksum, char *ms
     cz_err e = CZ_OK;
     const uint8_t *h = map;
     if (memcmp(h, MAGIC, 8) != 0) { e = cz_fail(CZ_ERR_PARSE, msg, msglen, "%s: not a PCE file (bad magic)", path); goto out; }
-    if (get32(h + 8) != CZ_PCE_VERSION || get32(h + 12) != CZ_PCE_HEADER) {
+    uint32_t version = get32(h + 8);
+    if ((version != CZ_PCE_VERSION && version != 2) || get32(h + 12) != CZ_PCE_HEADER) {
         e = cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "%s: PCE version %u not supported (want %u)", path, get32(h + 8),
                  CZ_PCE_VERSION);
         goto out;
@@ -191,6 +197,14 @@ cz_err cz_pce_open(cz_r1cs *out, const char *path, int verify_checksum, char *ms
     if (out->n_inputs < 1 || out->n_inputs > out->n_vars || out->n_vars > UINT32_MAX) {
         e = cz_fail(CZ_ERR_PARSE, msg, msglen, "%s: inconsistent variable counts", path);
         goto out;
+    }
+    if (version == 2) {
+        out->ntt_generator = get32(h + 104);
+        if (out->ntt_generator != 5 && out->ntt_generator != 7) {
+            e = cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "%s: NTT generator %u not supported (5 or 7)", path,
+                        out->ntt_generator);
+            goto out;
+        }
     }
     uint64_t off = 0;
     mat_layout lay[3];
@@ -218,6 +232,7 @@ cz_err cz_pce_open(cz_r1cs *out, const char *path, int verify_checksum, char *ms
         cz_hash64_init(&hs, 0);
         cz_hash64_update(&hs, payload, off);
         cz_hash64_update(&hs, h, 96);
+        if (version == 2) cz_hash64_update(&hs, h + 104, 4);
     }
     if (verify_checksum && cz_hash64_final(&hs) != get64(h + 96)) {
         e = cz_fail(CZ_ERR_PARSE, msg, msglen, "%s: checksum mismatch (file corrupt)", path);

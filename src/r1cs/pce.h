@@ -2,12 +2,15 @@
  *
  * Layout (all integers little-endian):
  *   header, 128 bytes:
- *     0  magic "CUZKPCE\0"          8  u32 version (1)     12 u32 header size (128)
+ *     0  magic "CUZKPCE\0"          8  u32 version (1, or 2 below)  12 u32 header size (128)
  *     16 u64 n_vars  24 u64 n_inputs  32 u64 n_constraints
  *     40 per matrix A, B, C: u64 nnz, u32 n_coefs, u32 cidx_bytes  (3 x 16 bytes)
  *     88 u64 payload length          96 u64 XXH64 (seed 0) of the payload
  *        followed by header bytes 0..95
- *     104..127 zero
+ *     104..127 zero in version 1; version 2 (written only when the system's
+ *        ntt_generator is not bellperson's 7, i.e. 5 for a system exported
+ *        from a snarkjs .zkey) holds u32 ntt_generator at 104, and its
+ *        checksum also covers header bytes 104..107
  *   payload, for A then B then C, each array starting on a 64-byte boundary
  *   (offsets relative to the start of the payload at byte 128):
  *     row_ptr: (n_constraints + 1) x u64

@@ -32,6 +32,10 @@ typedef struct {
 typedef struct {
     uint64_t n_vars, n_inputs, n_constraints;
     cz_csr m[3];         /* A, B, C */
+    /* the multiplicative generator g the QAP's roots of unity come from
+     * (omega = g^((r-1)/n), constraint i at omega^i): 0 means bellperson's 7;
+     * 5 for systems taken from a snarkjs .zkey (see prover.c, pce.h) */
+    uint32_t ntt_generator;
     /* owned storage: either heap (see r1cs.c) or a file mapping (pce.c) */
     void *map;
     size_t map_len;

@@ -1,0 +1,367 @@
+/* zkey.c — the .zkey reader (see zkey.h). Parsing walks the header sections,
+ * checks every section size against the counts before touching point data,
+ * then validates the point arrays in parallel (coordinates < q, on the
+ * curve), and builds the A/B rows from the coefficient section with the
+ * shared r1cs builder, bucketed by constraint first so any entry order works. */
+#include "formats/zkey.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/fio.h"
+#include "formats/iden3bin.h"
+
+#define fail cz_fail
+#define G1B 96
+#define G2B 192
+
+_Static_assert(sizeof(cz_g1_aff) == G1B && sizeof(cz_g2_aff) == G2B, "affine points must be raw coordinates");
+
+/* a coordinate: 48 LE bytes holding x * 2^384 mod q; CZ_ERR_NONCANONICAL if >= q */
+static cz_err lem_fp(cz_fp *out, const uint8_t *in)
+{
+    for (int i = 0; i < CZ_FP_LIMBS; i++) out->l[i] = cz__get_le64(in + 8 * i);
+    for (int i = CZ_FP_LIMBS - 1; i >= 0; i--) {
+        if (out->l[i] < cz_fp_modulus.l[i]) return CZ_OK;
+        if (out->l[i] > cz_fp_modulus.l[i]) return CZ_ERR_NONCANONICAL;
+    }
+    return CZ_ERR_NONCANONICAL; /* equal */
+}
+
+static cz_err lem_g1(cz_g1_aff *out, const uint8_t *in)
+{
+    cz_err e;
+    if ((e = lem_fp(&out->x, in)) || (e = lem_fp(&out->y, in + 48))) return e;
+    return cz_g1_aff_on_curve(out) ? CZ_OK : CZ_ERR_NOT_ON_CURVE;
+}
+
+static cz_err lem_g2(cz_g2_aff *out, const uint8_t *in)
+{
+    cz_err e;
+    if ((e = lem_fp(&out->x.c0, in)) || (e = lem_fp(&out->x.c1, in + 48)) || (e = lem_fp(&out->y.c0, in + 96)) ||
+        (e = lem_fp(&out->y.c1, in + 144)))
+        return e;
+    return cz_g2_aff_on_curve(out) ? CZ_OK : CZ_ERR_NOT_ON_CURVE;
+}
+
+static const char *point_err(cz_err e)
+{
+    return e == CZ_ERR_NONCANONICAL ? "a coordinate is not below q"
+           : e == CZ_ERR_NOT_ON_CURVE ? "not on the curve"
+                                      : "not in the order-r subgroup";
+}
+
+/* ---- parallel validation of one point array (and the copy into dst) ---- */
+#define VCHUNK 2048
+typedef struct {
+    const uint8_t *src;
+    uint8_t *dst;      /* NULL: validate in place */
+    uint64_t n;
+    int g2;
+    uint64_t *bad;     /* per chunk: first bad index or UINT64_MAX */
+    cz_err *bad_err;
+} vjob;
+
+static void vtask(void *ctx, size_t ch)
+{
+    vjob *j = ctx;
+    uint64_t lo = (uint64_t)ch * VCHUNK, hi = lo + VCHUNK < j->n ? lo + VCHUNK : j->n;
+    size_t sz = j->g2 ? G2B : G1B;
+    j->bad[ch] = UINT64_MAX;
+    for (uint64_t i = lo; i < hi; i++) {
+        cz_err e;
+        if (j->g2) {
+            cz_g2_aff p;
+            e = lem_g2(&p, j->src + i * sz);
+            if (!e && j->dst) memcpy(j->dst + i * sz, &p, sz);
+        } else {
+            cz_g1_aff p;
+            e = lem_g1(&p, j->src + i * sz);
+            if (!e && j->dst) memcpy(j->dst + i * sz, &p, sz);
+        }
+        if (e) { j->bad[ch] = i; j->bad_err[ch] = e; return; }
+    }
+}
+
+/* validates src (n points) and returns a usable array in *out: src itself when
+ * aligned and in_place, else a heap copy stored in *owned */
+static cz_err points(const void **out, void **owned, const uint8_t *src, uint64_t n, int g2, int in_place,
+                     cz_pool *pool, const char *name, char *msg, size_t msglen)
+{
+    size_t sz = g2 ? G2B : G1B;
+    *out = NULL;
+    *owned = NULL;
+    uint8_t *dst = NULL;
+    if (!in_place || ((uintptr_t)src & 7u)) {
+        dst = malloc(n ? n * sz : 1);
+        if (!dst) return fail(CZ_ERR_NOMEM, msg, msglen, "out of memory for %llu %s points", (unsigned long long)n, name);
+    }
+    size_t nch = (size_t)((n + VCHUNK - 1) / VCHUNK);
+    uint64_t *bad = malloc((nch ? nch : 1) * sizeof *bad);
+    cz_err *bad_err = malloc((nch ? nch : 1) * sizeof *bad_err);
+    if (!bad || !bad_err) {
+        free(dst); free(bad); free(bad_err);
+        return fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    }
+    vjob j = {.src = src, .dst = dst, .n = n, .g2 = g2, .bad = bad, .bad_err = bad_err};
+    cz_pool_run(pool, nch, vtask, &j);
+    for (size_t c = 0; c < nch; c++) {
+        if (bad[c] == UINT64_MAX) continue;
+        cz_err e = fail(bad_err[c], msg, msglen, "zkey %s point %llu: %s", name, (unsigned long long)bad[c],
+                        point_err(bad_err[c]));
+        free(dst); free(bad); free(bad_err);
+        return e;
+    }
+    free(bad); free(bad_err);
+    *out = dst ? (const void *)dst : (const void *)src;
+    *owned = dst;
+    return CZ_OK;
+}
+
+static cz_err vk_g1(cz_g1_aff *out, const uint8_t *in, const char *name, char *msg, size_t msglen)
+{
+    cz_err e = lem_g1(out, in);
+    if (!e && !cz_g1_aff_in_subgroup(out)) e = CZ_ERR_NOT_IN_SUBGROUP;
+    return e ? fail(e, msg, msglen, "zkey %s: %s", name, point_err(e)) : CZ_OK;
+}
+
+static cz_err vk_g2(cz_g2_aff *out, const uint8_t *in, const char *name, char *msg, size_t msglen)
+{
+    cz_err e = lem_g2(out, in);
+    if (!e && !cz_g2_aff_in_subgroup(out)) e = CZ_ERR_NOT_IN_SUBGROUP;
+    return e ? fail(e, msg, msglen, "zkey %s: %s", name, point_err(e)) : CZ_OK;
+}
+
+/* section `id` must be exactly `want` bytes */
+static cz_err section(const cz__binfile *bf, uint32_t id, const char *name, uint64_t want, const uint8_t **p,
+                      char *msg, size_t msglen)
+{
+    uint64_t size;
+    cz_err e = cz__binfile_section(bf, id, p, &size, "zkey", msg, msglen);
+    if (e) return e;
+    if (size != want)
+        return fail(size < want ? CZ_ERR_LENGTH : CZ_ERR_PARSE, msg, msglen,
+                    "zkey section %u (%s) has %llu bytes, the header's counts need %llu", id, name,
+                    (unsigned long long)size, (unsigned long long)want);
+    return CZ_OK;
+}
+
+#define CSIZE 44 /* coefficient entry: 3 x u32 + 32-byte value */
+
+static cz_err build_qap(cz_zkey *zk, const uint8_t *sec, char *msg, size_t msglen)
+{
+    cz_groth16_zpk *pk = &zk->pk;
+    uint64_t n = zk->n_coefs, rows = (uint64_t)1 << pk->log_domain;
+    const uint8_t *e0 = sec + 4;
+    /* validate and bucket by constraint (counting sort keeps file order within a row) */
+    uint64_t *start = calloc(rows + 1, sizeof *start);
+    uint64_t *order = malloc((n ? n : 1) * sizeof *order);
+    cz_r1cs_builder *b = NULL;
+    cz_err err = CZ_OK;
+    if (!start || !order) { err = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
+    zk->n_constraints_used = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint8_t *e = e0 + i * CSIZE;
+        uint32_t m = cz__get_le32(e), c = cz__get_le32(e + 4), s = cz__get_le32(e + 8);
+        if (m > 1 || c >= rows || s >= pk->n_vars) {
+            err = fail(CZ_ERR_PARSE, msg, msglen,
+                       "zkey coefficient %llu: matrix %u, constraint %u, signal %u out of range (matrices 0..1, "
+                       "constraints < %llu, signals < %llu)",
+                       (unsigned long long)i, m, c, s, (unsigned long long)rows, (unsigned long long)pk->n_vars);
+            goto out;
+        }
+        cz_fr v;
+        if (cz_fr_from_bytes_le(&v, e + 12)) { /* only the range check matters here */
+            err = fail(CZ_ERR_NONCANONICAL, msg, msglen, "zkey coefficient %llu: value not below r",
+                       (unsigned long long)i);
+            goto out;
+        }
+        if ((uint64_t)c + 1 > zk->n_constraints_used) zk->n_constraints_used = (uint64_t)c + 1;
+        start[c + 1]++;
+    }
+    for (uint64_t r = 0; r < rows; r++) start[r + 1] += start[r];
+    {
+        uint64_t *fill = malloc((rows ? rows : 1) * sizeof *fill);
+        if (!fill) { err = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
+        memcpy(fill, start, rows * sizeof *fill);
+        for (uint64_t i = 0; i < n; i++) order[fill[cz__get_le32(e0 + i * CSIZE + 4)]++] = i;
+        free(fill);
+    }
+    if ((err = cz_r1cs_builder_new(&b, pk->n_public + 1, pk->n_vars - pk->n_public - 1))) {
+        fail(err, msg, msglen, "cannot build the coefficient matrices");
+        goto out;
+    }
+    for (uint64_t r = 0; r < rows && !err; r++) {
+        for (uint64_t k = start[r]; k < start[r + 1] && !err; k++) {
+            const uint8_t *e = e0 + order[k] * CSIZE;
+            cz_fr raw, v;
+            for (int l = 0; l < 4; l++) raw.l[l] = cz__get_le64(e + 12 + 8 * l);
+            cz_fr_from_mont(&v, &raw); /* raw = c R^2 mod r -> Montgomery form of c */
+            err = cz_r1cs_builder_term(b, (int)cz__get_le32(e), cz__get_le32(e + 8), &v);
+        }
+        if (!err) err = cz_r1cs_builder_end_constraint(b);
+    }
+    if (!err) {
+        err = cz_r1cs_builder_finish(b, &pk->qap);
+        b = NULL;
+    }
+    if (err) fail(err, msg, msglen, "cannot build the coefficient matrices: %s", cz_strerror(err));
+out:
+    if (b) cz_r1cs_builder_free(b);
+    free(start);
+    free(order);
+    return err;
+}
+
+static cz_err parse(cz_zkey *zk, const uint8_t *p, size_t len, int in_place, cz_pool *pool, char *msg,
+                    size_t msglen)
+{
+    cz__binfile bf;
+    cz_err e = cz__binfile_parse(&bf, p, len, "zkey", 2, "zkey", msg, msglen);
+    if (e) return e;
+    cz_groth16_zpk *pk = &zk->pk;
+    const uint8_t *s;
+    uint64_t size;
+    if ((e = section(&bf, 1, "header", 4, &s, msg, msglen))) goto out;
+    uint32_t proto = cz__get_le32(s);
+    if (proto != 1) {
+        e = fail(CZ_ERR_UNSUPPORTED, msg, msglen, "zkey protocol %u (%s) is not Groth16", proto,
+                 proto == 2 ? "PLONK" : proto == 10 ? "FFLONK" : "unknown");
+        goto out;
+    }
+    /* section 2: primes first, so that a wrong curve is named before sizes */
+    if ((e = cz__binfile_section(&bf, 2, &s, &size, "zkey", msg, msglen))) goto out;
+    uint64_t at = 0;
+#define NEED(nb)                                                                                        \
+    if (size - at < (uint64_t)(nb)) {                                                                   \
+        e = fail(CZ_ERR_LENGTH, msg, msglen, "zkey section 2 (Groth16 header) is truncated (%llu bytes)", \
+                 (unsigned long long)size);                                                             \
+        goto out;                                                                                       \
+    }
+    NEED(4);
+    uint32_t n8q = cz__get_le32(s);
+    at = 4;
+    NEED(n8q);
+    if ((e = cz__iden3_check_prime(s + at, n8q, CZ__PRIME_Q, "zkey", msg, msglen))) goto out;
+    at += n8q;
+    NEED(4);
+    uint32_t n8r = cz__get_le32(s + at);
+    at += 4;
+    NEED(n8r);
+    if ((e = cz__iden3_check_prime(s + at, n8r, CZ__PRIME_R, "zkey", msg, msglen))) goto out;
+    at += n8r;
+    NEED(12 + 3 * G1B + 3 * G2B);
+#undef NEED
+    if (size - at != 12 + 3 * G1B + 3 * G2B) {
+        e = fail(CZ_ERR_PARSE, msg, msglen, "zkey section 2 (Groth16 header) has %llu bytes, want %llu",
+                 (unsigned long long)size, (unsigned long long)(at + 12 + 3 * G1B + 3 * G2B));
+        goto out;
+    }
+    pk->n_vars = cz__get_le32(s + at);
+    pk->n_public = cz__get_le32(s + at + 4);
+    uint32_t dsize = cz__get_le32(s + at + 8);
+    at += 12;
+    if (pk->n_public + 1 > pk->n_vars) {
+        e = fail(CZ_ERR_PARSE, msg, msglen, "zkey header: %llu public signals but only %llu signals",
+                 (unsigned long long)pk->n_public, (unsigned long long)pk->n_vars);
+        goto out;
+    }
+    if (dsize == 0 || (dsize & (dsize - 1)) || dsize > (1u << CZ_ZKEY_MAX_LOG_DOMAIN)) {
+        e = fail(CZ_ERR_PARSE, msg, msglen, "zkey header: domain size %u is not a power of two <= 2^%d", dsize,
+                 CZ_ZKEY_MAX_LOG_DOMAIN);
+        goto out;
+    }
+    pk->log_domain = __builtin_ctz(dsize);
+    cz_groth16_vk *vk = &pk->vk;
+    if ((e = vk_g1(&vk->alpha_g1, s + at, "alpha1", msg, msglen)) ||
+        (e = vk_g1(&vk->beta_g1, s + at + G1B, "beta1", msg, msglen)) ||
+        (e = vk_g2(&vk->beta_g2, s + at + 2 * G1B, "beta2", msg, msglen)) ||
+        (e = vk_g2(&vk->gamma_g2, s + at + 2 * G1B + G2B, "gamma2", msg, msglen)) ||
+        (e = vk_g1(&vk->delta_g1, s + at + 2 * G1B + 2 * G2B, "delta1", msg, msglen)) ||
+        (e = vk_g2(&vk->delta_g2, s + at + 3 * G1B + 2 * G2B, "delta2", msg, msglen)))
+        goto out;
+
+    uint64_t nv = pk->n_vars, np = pk->n_public, nd = dsize;
+    const uint8_t *s3, *s4, *s5, *s6, *s7, *s8, *s9;
+    if ((e = section(&bf, 3, "IC", (np + 1) * G1B, &s3, msg, msglen))) goto out;
+    if ((e = cz__binfile_section(&bf, 4, &s4, &size, "zkey", msg, msglen))) goto out;
+    if (size < 4) { e = fail(CZ_ERR_LENGTH, msg, msglen, "zkey section 4 (coefficients) is truncated"); goto out; }
+    zk->n_coefs = cz__get_le32(s4);
+    if (size != 4 + zk->n_coefs * CSIZE) {
+        e = fail(size < 4 + zk->n_coefs * CSIZE ? CZ_ERR_LENGTH : CZ_ERR_PARSE, msg, msglen,
+                 "zkey section 4 (coefficients) has %llu bytes, %llu entries need %llu", (unsigned long long)size,
+                 (unsigned long long)zk->n_coefs, (unsigned long long)(4 + zk->n_coefs * CSIZE));
+        goto out;
+    }
+    if ((e = section(&bf, 5, "A", nv * G1B, &s5, msg, msglen)) ||
+        (e = section(&bf, 6, "B1", nv * G1B, &s6, msg, msglen)) ||
+        (e = section(&bf, 7, "B2", nv * G2B, &s7, msg, msglen)) ||
+        (e = section(&bf, 8, "C", (nv - np - 1) * G1B, &s8, msg, msglen)) ||
+        (e = section(&bf, 9, "H", nd * G1B, &s9, msg, msglen)))
+        goto out;
+
+    vk->n_ic = np + 1;
+    vk->ic = malloc(vk->n_ic * sizeof *vk->ic);
+    if (!vk->ic) { e = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
+    for (uint64_t i = 0; i < vk->n_ic; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "IC point %llu", (unsigned long long)i);
+        if ((e = vk_g1(&vk->ic[i], s3 + i * G1B, name, msg, msglen))) goto out;
+    }
+    const void *arr[5];
+    if ((e = points(&arr[0], &zk->owned[0], s5, nv, 0, in_place, pool, "A", msg, msglen)) ||
+        (e = points(&arr[1], &zk->owned[1], s6, nv, 0, in_place, pool, "B1", msg, msglen)) ||
+        (e = points(&arr[2], &zk->owned[2], s7, nv, 1, in_place, pool, "B2", msg, msglen)) ||
+        (e = points(&arr[3], &zk->owned[3], s8, nv - np - 1, 0, in_place, pool, "C", msg, msglen)) ||
+        (e = points(&arr[4], &zk->owned[4], s9, nd, 0, in_place, pool, "H", msg, msglen)))
+        goto out;
+    pk->a = arr[0];
+    pk->b_g1 = arr[1];
+    pk->b_g2 = arr[2];
+    pk->c = arr[3];
+    pk->h = arr[4];
+    e = build_qap(zk, s4, msg, msglen);
+out:
+    cz__binfile_free(&bf);
+    return e;
+}
+
+void cz_zkey_close(cz_zkey *zk)
+{
+    free(zk->pk.vk.ic);
+    cz_r1cs_free(&zk->pk.qap);
+    for (int i = 0; i < 5; i++) free(zk->owned[i]);
+    if (zk->map) {
+        cz__mapped m = {.p = zk->map, .len = zk->map_len, .map = zk->map};
+        cz__unmap_file(&m);
+    }
+    memset(zk, 0, sizeof *zk);
+}
+
+cz_err cz_zkey_load_mem(cz_zkey *zk, const uint8_t *buf, size_t len, cz_pool *pool, char *msg, size_t msglen)
+{
+    memset(zk, 0, sizeof *zk);
+    cz_err e = parse(zk, buf, len, 0, pool, msg, msglen);
+    if (e) cz_zkey_close(zk);
+    return e;
+}
+
+cz_err cz_zkey_open(cz_zkey *zk, const char *path, cz_pool *pool, char *msg, size_t msglen)
+{
+    memset(zk, 0, sizeof *zk);
+    cz__mapped m;
+    cz_err e = cz__map_file(&m, path, msg, msglen);
+    if (e) return e;
+    char why[400];
+    e = parse(zk, m.p, m.len, 1, pool, why, sizeof why);
+    if (e) {
+        fail(e, msg, msglen, "%s: %s", path, why);
+        cz_zkey_close(zk);
+        cz__unmap_file(&m);
+        return e;
+    }
+    zk->map = m.map;
+    zk->map_len = m.len;
+    return CZ_OK;
+}

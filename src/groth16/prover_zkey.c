@@ -1,0 +1,139 @@
+/* prover_zkey.c — the Groth16 prover for snarkjs proving keys (.zkey), doing
+ * what snarkjs's groth16 prove does, on the SpMV, NTT and MSM code the
+ * bellperson prover uses.
+ *
+ *   a, b = A w, B w over the zkey's coefficient rows (n = domain size), c = a∘b
+ *   each of a, b, c: iNTT, times w_2n^i, NTT -> values on the odd points
+ *       w_2n^(2i+1) of the 2n domain (roots from the generator 5, as snarkjs)
+ *   h_i = a_i b_i - c_i: (A B - C)(w_2n^(2i+1)); the H bases are the matching
+ *       odd Lagrange points L_{2i+1}(tau)/delta, and (A B - C) vanishes on the
+ *       even points, so sum h_i H_i = (A B - C)(tau)/delta: no division by Z
+ *   MSMs: A, B1, B2 over all signals, C over the private ones, H over h
+ *   proof = cz_groth16_assemble (the formulas snarkjs and bellperson share) */
+#include "groth16/groth16.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "msm/msm.h"
+#include "poly/ntt.h"
+
+#define SNARKJS_GENERATOR 5
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+struct abjob {
+    cz_fr *a, *b, *c;
+    size_t n;
+    int stage; /* 0: c = a b; 1: a = a b - c */
+};
+
+static void ab_task(void *ctx, size_t item)
+{
+    struct abjob *j = ctx;
+    size_t lo = item * 4096, hi = lo + 4096 < j->n ? lo + 4096 : j->n;
+    if (j->stage == 0) {
+        for (size_t i = lo; i < hi; i++) cz_fr_mul(&j->c[i], &j->a[i], &j->b[i]);
+    } else {
+        for (size_t i = lo; i < hi; i++) {
+            cz_fr_mul(&j->a[i], &j->a[i], &j->b[i]);
+            cz_fr_sub(&j->a[i], &j->a[i], &j->c[i]);
+        }
+    }
+}
+
+/* out = a primitive 2^k-th root of unity g^((r-1)/2^k), k <= 32 */
+static void root_of_unity(cz_fr *out, int k)
+{
+    uint64_t e[4];
+    memcpy(e, cz_fr_modulus.l, sizeof e);
+    e[0] -= 1; /* r - 1 (r is odd) */
+    for (int i = 0; i < k; i++) { /* shift right by one */
+        for (int l = 0; l < 3; l++) e[l] = e[l] >> 1 | e[l + 1] << 63;
+        e[3] >>= 1;
+    }
+    cz_fr g;
+    cz_fr_from_u64(&g, SNARKJS_GENERATOR);
+    cz_fr_pow(out, &g, e, 4);
+}
+
+cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, const cz_fr *w, const cz_fr *r,
+                             const cz_fr *s, cz_pool *pool, cz_groth16_timings *t, char *msg, size_t msglen)
+{
+    cz_groth16_timings tm = {0};
+    double t0 = now_ms(), ts;
+    cz_err err = CZ_OK;
+    int log_n = pk->log_domain;
+    if (log_n < 0 || log_n >= CZ_FR_TWO_ADICITY)
+        return cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "domain 2^%d is not supported (at most 2^31)", log_n);
+    size_t n = (size_t)1 << log_n;
+    uint64_t n_in = pk->n_public + 1;
+    if (pk->qap.n_constraints != n || pk->qap.n_vars != pk->n_vars || pk->qap.n_inputs != n_in ||
+        pk->vk.n_ic != n_in || n_in > pk->n_vars)
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "inconsistent zkey proving key");
+    if (!cz_fr_is_one(&w[0])) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "witness[0] must be 1");
+    cz_fr *a = malloc(n * sizeof(cz_fr)), *b = malloc(n * sizeof(cz_fr)), *c = malloc(n * sizeof(cz_fr));
+    cz_ntt_domain dom = {0};
+    if (!a || !b || !c) { err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory (domain 2^%d)", log_n); goto done; }
+
+    ts = now_ms();
+    cz_r1cs_spmv(&pk->qap, w, a, b, NULL, pool);
+    struct abjob j = {.a = a, .b = b, .c = c, .n = n, .stage = 0};
+    cz_pool_run(pool, (n + 4095) / 4096, ab_task, &j);
+    tm.spmv_ms = now_ms() - ts;
+
+    ts = now_ms();
+    if ((err = cz_ntt_domain_init(&dom, log_n, SNARKJS_GENERATOR))) {
+        cz_fail(err, msg, msglen, "cannot build NTT domain 2^%d", log_n);
+        goto done;
+    }
+    cz_fr inc;
+    root_of_unity(&inc, log_n + 1);
+    cz_fr *v[3] = {a, b, c};
+    for (int k = 0; k < 3; k++) {
+        cz_ntt_inverse(&dom, v[k], pool);
+        cz_ntt_scale_powers(v[k], n, &inc, pool);
+        cz_ntt_forward(&dom, v[k], pool);
+    }
+    j.stage = 1;
+    cz_pool_run(pool, (n + 4095) / 4096, ab_task, &j);
+    tm.ntt_ms = now_ms() - ts;
+    free(b); b = NULL;
+    free(c); c = NULL;
+
+    cz_g1_jac h_acc, c_acc, a_acc, b1_acc;
+    cz_g2_jac b2_acc;
+    ts = now_ms();
+    if ((err = cz_msm_g1(&h_acc, pk->h, a, n, 1, NULL, pool))) goto msm_fail;
+    tm.msm_h_ms = now_ms() - ts;
+    ts = now_ms();
+    if ((err = cz_msm_g1(&c_acc, pk->c, w + n_in, pk->n_vars - n_in, 1, NULL, pool))) goto msm_fail;
+    tm.msm_l_ms = now_ms() - ts;
+    ts = now_ms();
+    if ((err = cz_msm_g1(&a_acc, pk->a, w, pk->n_vars, 1, NULL, pool))) goto msm_fail;
+    tm.msm_a_ms = now_ms() - ts;
+    ts = now_ms();
+    if ((err = cz_msm_g1(&b1_acc, pk->b_g1, w, pk->n_vars, 1, NULL, pool))) goto msm_fail;
+    tm.msm_b1_ms = now_ms() - ts;
+    ts = now_ms();
+    if ((err = cz_msm_g2(&b2_acc, pk->b_g2, w, pk->n_vars, 1, NULL, pool))) goto msm_fail;
+    tm.msm_b2_ms = now_ms() - ts;
+
+    cz_g1_add(&c_acc, &c_acc, &h_acc);
+    cz_groth16_assemble(out, &pk->vk, &a_acc, &b2_acc, &b1_acc, &c_acc, r, s);
+    goto done;
+msm_fail:
+    cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));
+done:
+    cz_ntt_domain_free(&dom);
+    free(a); free(b); free(c);
+    tm.total_ms = now_ms() - t0;
+    if (t) *t = tm;
+    return err;
+}

@@ -4,6 +4,7 @@
 # on every run (tests/interop_fresh.mjs; CZ_INTEROP_SEED replays one):
 #   - cuzk groth16 prove  -> snarkjs groth16 verify and cuzk groth16 verify
 #   - snarkjs groth16 prove -> cuzk groth16 verify; public.json byte-equal
+#   - cuzk zkey export verificationkey byte-equal to snarkjs's
 #   - a tampered proof and a wrong public input are rejected by both
 #   - cuzk zkey export-params -> cuzk prove (the bellperson-format path) ->
 #     snarkjs verify
@@ -110,6 +111,9 @@ cz_prove() { # NAME DIR: cuzk's proof in $T/NAME/cz_proof.json, cz_public.json
 }
 round_trip() { # NAME DIR, after cz_prove and sj_prove
     local c=$1 d=$2 w="$T/$1"
+    run vx "$CUZK" zkey export verificationkey "$d/circuit.zkey" "$w/cz_vk.json"
+    if [ $RC -eq 0 ] && cmp -s "$w/cz_vk.json" "$d/vk.json"; then ok "$c: zkey export verificationkey identical to snarkjs's"
+    else fail "$c: zkey export verificationkey rc $RC or differs from snarkjs's: $(head -c 300 "$T/vx.err")"; fi
     if [ -f "$w/cz_proof.json" ]; then
         both_want "$c: cuzk proof" valid "$d/vk.json" "$w/cz_public.json" "$w/cz_proof.json"
     fi

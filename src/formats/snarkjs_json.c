@@ -126,7 +126,7 @@ cz_err cz_snarkjs_public_encode(char **out, size_t *len, const cz_fr *v, size_t 
         puts_(&b, d);
         puts_(&b, i + 1 < n ? "\"," : "\"");
     }
-    puts_(&b, n ? "\n]" : "]");
+    puts_(&b, "\n]"); /* snarkjs's CLI writes an empty list as "[\n]" too */
     if (b.oom) { free(b.p); *out = NULL; *len = 0; return CZ_ERR_NOMEM; }
     *out = b.p;
     *len = b.n;

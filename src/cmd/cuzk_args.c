@@ -1,10 +1,12 @@
-/* cuzk_args.c — see cuzk_args.h. */
+/* cuzk_args.c — option parsing and the small helpers every subcommand uses
+ * (see cuzk_args.h). */
 #include "cmd/cuzk_args.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int cz_args_parse(const char *cmd, int argc, char **argv, cz_arg *opts, int nopts)
 {
@@ -67,4 +69,46 @@ int cz_args_u64(const char *s, uint64_t *out)
     if (errno || *end || end == s) return -1;
     *out = v;
     return 0;
+}
+
+void cz_cmd_stage(const char *name, double ms) { printf("  %-28s %10.1f ms\n", name, ms); }
+
+int cz_cmd_err(const char *cmd, const char *msg)
+{
+    fprintf(stderr, "cuzk %s: %s\n", cmd, msg);
+    return 2;
+}
+
+int cz_cmd_pool(const char *cmd, const char *threads, cz_pool **pool)
+{
+    uint64_t n = 0;
+    if (threads && (cz_args_u64(threads, &n) || n > 4096)) {
+        fprintf(stderr, "cuzk %s: bad --threads '%s'\n", cmd, threads);
+        return 2;
+    }
+    if (cz_pool_create(pool, (unsigned)n)) return cz_cmd_err(cmd, "cannot start worker threads");
+    return 0;
+}
+
+int cz_cmd_mkdirs(const char *path)
+{
+    size_t n = strlen(path);
+    char *p = malloc(n + 1);
+    if (!p) return -1;
+    memcpy(p, path, n + 1);
+    int rc = 0;
+    for (size_t i = 1; i <= n && !rc; i++) {
+        if (p[i] != '/' && p[i] != 0) continue;
+        char c = p[i];
+        p[i] = 0;
+        if (mkdir(p, 0755) != 0 && errno != EEXIST) rc = -1;
+        p[i] = c;
+    }
+    struct stat st;
+    if (!rc && (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        errno = ENOTDIR;
+        rc = -1;
+    }
+    free(p);
+    return rc;
 }

@@ -1,10 +1,15 @@
-/* cuzk_args.h — option parsing shared by the subcommands: `--name value`
+/* cuzk_args.h — what the subcommands share: option parsing ( `--name value`
  * pairs and `--flag` switches, each option declared up front; an unknown
- * option, a missing value or a repeated option is an error with a message. */
+ * option, a missing value or a repeated option is an error with a message),
+ * stage timing lines, error exits, the worker pool, mkdir -p. */
 #ifndef CZ_CMD_ARGS_H
 #define CZ_CMD_ARGS_H
 
 #include <stdint.h>
+
+#include "util/pool.h"
+
+#define CZ_N_OPTS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 typedef struct {
     const char *name;   /* without the leading "--" */
@@ -19,5 +24,15 @@ int cz_args_parse(const char *cmd, int argc, char **argv, cz_arg *opts, int nopt
 const char *cz_args_get(const cz_arg *opts, int nopts, const char *name);
 /* parses a u64 given as decimal, 0x-hex or 2^k; 0 on success */
 int cz_args_u64(const char *s, uint64_t *out);
+
+/* helpers shared by the subcommands */
+/* prints "  NAME   MS ms", the per-stage timing line */
+void cz_cmd_stage(const char *name, double ms);
+/* prints "cuzk CMD: MSG" to stderr and returns 2 */
+int cz_cmd_err(const char *cmd, const char *msg);
+/* a worker pool from a --threads value (NULL: one per CPU); 0 or exit code 2 */
+int cz_cmd_pool(const char *cmd, const char *threads, cz_pool **pool);
+/* mkdir -p; 0, or -1 with errno set (ENOTDIR when path is not a folder) */
+int cz_cmd_mkdirs(const char *path);
 
 #endif

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "cmd/cuzk_args.h"
+#include "util/clock.h"
 #include "cmd/cuzk_cmds.h"
 #include "formats/params.h"
 #include "formats/pkcache.h"
@@ -27,64 +28,37 @@
 #include "groth16/groth16.h"
 #include "r1cs/pce.h"
 
-#define N_OPTS(a) ((int)(sizeof(a) / sizeof(a[0])))
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static void stage(const char *name, double ms) { printf("  %-28s %10.1f ms\n", name, ms); }
-
-static int err2(const char *cmd, const char *msg)
-{
-    fprintf(stderr, "cuzk %s: %s\n", cmd, msg);
-    return 2;
-}
-
-static int threads_opt(const char *cmd, const char *s, cz_pool **pool)
-{
-    uint64_t n = 0;
-    if (s && (cz_args_u64(s, &n) || n > 4096)) {
-        fprintf(stderr, "cuzk %s: bad --threads '%s'\n", cmd, s);
-        return 2;
-    }
-    if (cz_pool_create(pool, (unsigned)n)) return err2(cmd, "cannot start worker threads");
-    return 0;
-}
 
 int cz_cmd_setup(int argc, char **argv)
 {
     cz_arg o[] = {{"pce", 0, 1, 0}, {"out-params", 0, 1, 0}, {"out-vk", 0, 1, 0}, {"seed", 0, 0, 0}, {"threads", 0, 0, 0}};
-    int rc = cz_args_parse("setup", argc, argv, o, N_OPTS(o));
+    int rc = cz_args_parse("setup", argc, argv, o, CZ_N_OPTS(o));
     if (rc) return rc;
     uint64_t seed = 1;
-    const char *ss = cz_args_get(o, N_OPTS(o), "seed");
-    if (ss && cz_args_u64(ss, &seed)) return err2("setup", "bad --seed");
+    const char *ss = cz_args_get(o, CZ_N_OPTS(o), "seed");
+    if (ss && cz_args_u64(ss, &seed)) return cz_cmd_err("setup", "bad --seed");
     cz_pool *pool;
-    if ((rc = threads_opt("setup", cz_args_get(o, N_OPTS(o), "threads"), &pool))) return rc;
+    if ((rc = cz_cmd_pool("setup", cz_args_get(o, CZ_N_OPTS(o), "threads"), &pool))) return rc;
     char msg[512];
     cz_r1cs cs;
     cz_groth16_pk pk;
     printf("cuzk setup: WARNING: INSECURE test setup. The toxic waste is derived from seed %llu;\n"
            "  anyone who knows the seed can forge proofs. Never use these parameters for real value.\n",
            (unsigned long long)seed);
-    double t0 = now_ms(), t;
-    if (cz_pce_open(&cs, cz_args_get(o, N_OPTS(o), "pce"), 1, msg, sizeof msg)) { rc = err2("setup", msg); goto out0; }
-    stage("load constraint system", now_ms() - t0);
-    t = now_ms();
-    if (cz_groth16_setup_insecure(&pk, &cs, seed, pool, msg, sizeof msg)) { rc = err2("setup", msg); goto out1; }
-    stage("generate keys", now_ms() - t);
-    t = now_ms();
-    if (cz_params_write(cz_args_get(o, N_OPTS(o), "out-params"), &pk, msg, sizeof msg) ||
-        cz_vk_write(cz_args_get(o, N_OPTS(o), "out-vk"), &pk.vk, msg, sizeof msg)) {
-        rc = err2("setup", msg);
+    double t0 = cz_now_ms(), t;
+    if (cz_pce_open(&cs, cz_args_get(o, CZ_N_OPTS(o), "pce"), 1, msg, sizeof msg)) { rc = cz_cmd_err("setup", msg); goto out0; }
+    cz_cmd_stage("load constraint system", cz_now_ms() - t0);
+    t = cz_now_ms();
+    if (cz_groth16_setup_insecure(&pk, &cs, seed, pool, msg, sizeof msg)) { rc = cz_cmd_err("setup", msg); goto out1; }
+    cz_cmd_stage("generate keys", cz_now_ms() - t);
+    t = cz_now_ms();
+    if (cz_params_write(cz_args_get(o, CZ_N_OPTS(o), "out-params"), &pk, msg, sizeof msg) ||
+        cz_vk_write(cz_args_get(o, CZ_N_OPTS(o), "out-vk"), &pk.vk, msg, sizeof msg)) {
+        rc = cz_cmd_err("setup", msg);
         goto out2;
     }
-    stage("write params + vk", now_ms() - t);
-    stage("total", now_ms() - t0);
+    cz_cmd_stage("write params + vk", cz_now_ms() - t);
+    cz_cmd_stage("total", cz_now_ms() - t0);
     printf("cuzk setup: %zu h, %zu l, %zu a, %zu b points; %zu public inputs (with ONE)\n", pk.n_h, pk.n_l, pk.n_a,
            pk.n_b_g1, pk.vk.n_ic);
 out2:
@@ -104,15 +78,6 @@ static void cache_dir(char *out, size_t len, const char *opt)
     else if ((e = getenv("XDG_CACHE_HOME")) && *e) snprintf(out, len, "%s/cuzk", e);
     else if ((e = getenv("HOME")) && *e) snprintf(out, len, "%s/.cache/cuzk", e);
     else snprintf(out, len, "/tmp/cuzk-cache");
-}
-
-static void mkdirs(const char *path)
-{
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') { *p = 0; mkdir(buf, 0755); *p = '/'; }
-    mkdir(buf, 0755);
 }
 
 /* load the proving key: from the cache when it matches, else decode the
@@ -139,7 +104,7 @@ static cz_err load_pk(cz_groth16_pk *pk, const char *params, const char *dir_opt
     if ((e = cz_params_read(pk, params, 0, pool, msg, msglen))) return e;
     if (!no_cache) {
         char wmsg[256];
-        mkdirs(dir);
+        cz_cmd_mkdirs(dir);
         if (cz_pkcache_write(path, pk, 0, wmsg, sizeof wmsg))
             fprintf(stderr, "cuzk prove: note: parameter cache not written (%s)\n", wmsg);
     }
@@ -161,54 +126,54 @@ int cz_cmd_prove(int argc, char **argv)
 {
     cz_arg o[] = {{"params", 0, 1, 0}, {"pce", 0, 1, 0},      {"witness", 0, 1, 0}, {"out", 0, 1, 0},
                   {"seed", 0, 0, 0},   {"threads", 0, 0, 0},  {"cache-dir", 0, 0, 0}, {"no-cache", 1, 0, 0}};
-    int rc = cz_args_parse("prove", argc, argv, o, N_OPTS(o));
+    int rc = cz_args_parse("prove", argc, argv, o, CZ_N_OPTS(o));
     if (rc) return rc;
-    const char *ss = cz_args_get(o, N_OPTS(o), "seed");
+    const char *ss = cz_args_get(o, CZ_N_OPTS(o), "seed");
     uint64_t seed = 0;
-    if (ss && cz_args_u64(ss, &seed)) return err2("prove", "bad --seed");
+    if (ss && cz_args_u64(ss, &seed)) return cz_cmd_err("prove", "bad --seed");
     cz_pool *pool;
-    if ((rc = threads_opt("prove", cz_args_get(o, N_OPTS(o), "threads"), &pool))) return rc;
+    if ((rc = cz_cmd_pool("prove", cz_args_get(o, CZ_N_OPTS(o), "threads"), &pool))) return rc;
     char msg[512];
     cz_r1cs cs = {0};
     cz_groth16_pk pk = {0};
     cz_fr *w = NULL;
     uint64_t n_vars = 0, n_inputs = 0, bad = 0;
-    double t0 = now_ms(), t = t0;
+    double t0 = cz_now_ms(), t = t0;
     printf("cuzk prove:\n");
-    if (cz_pce_open(&cs, cz_args_get(o, N_OPTS(o), "pce"), 1, msg, sizeof msg)) { rc = err2("prove", msg); goto out; }
-    stage("load constraint system", now_ms() - t);
-    t = now_ms();
-    const char *wpath = cz_args_get(o, N_OPTS(o), "witness");
+    if (cz_pce_open(&cs, cz_args_get(o, CZ_N_OPTS(o), "pce"), 1, msg, sizeof msg)) { rc = cz_cmd_err("prove", msg); goto out; }
+    cz_cmd_stage("load constraint system", cz_now_ms() - t);
+    t = cz_now_ms();
+    const char *wpath = cz_args_get(o, CZ_N_OPTS(o), "witness");
     if (is_wtns(wpath)) { /* a circom/snarkjs .wtns: same variable order, no input count */
-        if (cz_wtns_read(&w, &n_vars, wpath, msg, sizeof msg)) { rc = err2("prove", msg); goto out; }
+        if (cz_wtns_read(&w, &n_vars, wpath, msg, sizeof msg)) { rc = cz_cmd_err("prove", msg); goto out; }
         n_inputs = cs.n_inputs;
     } else if (cz_witness_read(&w, &n_vars, &n_inputs, wpath, msg, sizeof msg)) {
-        rc = err2("prove", msg);
+        rc = cz_cmd_err("prove", msg);
         goto out;
     }
     if (n_vars != cs.n_vars || n_inputs != cs.n_inputs) {
         snprintf(msg, sizeof msg, "witness has %llu variables (%llu inputs), the circuit %llu (%llu inputs)",
                  (unsigned long long)n_vars, (unsigned long long)n_inputs, (unsigned long long)cs.n_vars,
                  (unsigned long long)cs.n_inputs);
-        rc = err2("prove", msg);
+        rc = cz_cmd_err("prove", msg);
         goto out;
     }
-    stage("load witness", now_ms() - t);
-    t = now_ms();
+    cz_cmd_stage("load witness", cz_now_ms() - t);
+    t = cz_now_ms();
     if (!cz_r1cs_is_satisfied(&cs, w, &bad, pool)) {
         snprintf(msg, sizeof msg, "the witness does not satisfy constraint %llu of %llu; no proof written",
                  (unsigned long long)bad, (unsigned long long)cs.n_constraints);
-        rc = err2("prove", msg);
+        rc = cz_cmd_err("prove", msg);
         goto out;
     }
-    stage("check witness", now_ms() - t);
-    t = now_ms();
-    if (load_pk(&pk, cz_args_get(o, N_OPTS(o), "params"), cz_args_get(o, N_OPTS(o), "cache-dir"),
-                cz_args_get(o, N_OPTS(o), "no-cache") != NULL, pool, msg, sizeof msg)) {
-        rc = err2("prove", msg);
+    cz_cmd_stage("check witness", cz_now_ms() - t);
+    t = cz_now_ms();
+    if (load_pk(&pk, cz_args_get(o, CZ_N_OPTS(o), "params"), cz_args_get(o, CZ_N_OPTS(o), "cache-dir"),
+                cz_args_get(o, CZ_N_OPTS(o), "no-cache") != NULL, pool, msg, sizeof msg)) {
+        rc = cz_cmd_err("prove", msg);
         goto out;
     }
-    stage("load parameters", now_ms() - t);
+    cz_cmd_stage("load parameters", cz_now_ms() - t);
     cz_fr r, s;
     if (ss) { /* fixed-seed mode: reproducible proofs, NOT zero-knowledge */
         cz_rng rng;
@@ -218,34 +183,34 @@ int cz_cmd_prove(int argc, char **argv)
         printf("  (fixed-seed mode: r, s from seed %llu; the proof is reproducible and not zero-knowledge)\n",
                (unsigned long long)seed);
     } else if (cz_groth16_random_fr(&r) || cz_groth16_random_fr(&s)) {
-        rc = err2("prove", "no OS randomness");
+        rc = cz_cmd_err("prove", "no OS randomness");
         goto out;
     }
     cz_groth16_proof proof;
     cz_groth16_timings tm;
-    if (cz_groth16_prove(&proof, &pk, &cs, w, &r, &s, pool, &tm, msg, sizeof msg)) { rc = err2("prove", msg); goto out; }
-    stage("prove: A/B/C = SpMV", tm.spmv_ms);
-    stage("prove: H (7 NTTs)", tm.ntt_ms);
-    stage("prove: MSM h", tm.msm_h_ms);
-    stage("prove: MSM l", tm.msm_l_ms);
-    stage("prove: MSM a", tm.msm_a_ms);
-    stage("prove: MSM b (G1)", tm.msm_b1_ms);
-    stage("prove: MSM b (G2)", tm.msm_b2_ms);
-    stage("prove: total", tm.total_ms);
-    t = now_ms();
+    if (cz_groth16_prove(&proof, &pk, &cs, w, &r, &s, pool, &tm, msg, sizeof msg)) { rc = cz_cmd_err("prove", msg); goto out; }
+    cz_cmd_stage("prove: A/B/C = SpMV", tm.spmv_ms);
+    cz_cmd_stage("prove: H (7 NTTs)", tm.ntt_ms);
+    cz_cmd_stage("prove: MSM h", tm.msm_h_ms);
+    cz_cmd_stage("prove: MSM l", tm.msm_l_ms);
+    cz_cmd_stage("prove: MSM a", tm.msm_a_ms);
+    cz_cmd_stage("prove: MSM b (G1)", tm.msm_b1_ms);
+    cz_cmd_stage("prove: MSM b (G2)", tm.msm_b2_ms);
+    cz_cmd_stage("prove: total", tm.total_ms);
+    t = cz_now_ms();
     {   /* self-check: a proof that does not verify is never written */
         cz_groth16_pvk pvk;
         int ok = cz_groth16_prepare_vk(&pvk, &pk.vk) == CZ_OK &&
                  cz_groth16_verify(&pvk, &proof, w + 1, cs.n_inputs - 1);
         cz_groth16_pvk_free(&pvk);
-        if (!ok) { rc = err2("prove", "the proof failed its self-check against the key's vk; nothing written"); goto out; }
+        if (!ok) { rc = cz_cmd_err("prove", "the proof failed its self-check against the key's vk; nothing written"); goto out; }
     }
-    stage("self-verify", now_ms() - t);
-    t = now_ms();
-    if (cz_proofs_write(cz_args_get(o, N_OPTS(o), "out"), &proof, 1, msg, sizeof msg)) { rc = err2("prove", msg); goto out; }
-    stage("write proof", now_ms() - t);
-    stage("total", now_ms() - t0);
-    printf("cuzk prove: wrote %s (%d bytes)\n", cz_args_get(o, N_OPTS(o), "out"), CZ_GROTH16_PROOF_BYTES);
+    cz_cmd_stage("self-verify", cz_now_ms() - t);
+    t = cz_now_ms();
+    if (cz_proofs_write(cz_args_get(o, CZ_N_OPTS(o), "out"), &proof, 1, msg, sizeof msg)) { rc = cz_cmd_err("prove", msg); goto out; }
+    cz_cmd_stage("write proof", cz_now_ms() - t);
+    cz_cmd_stage("total", cz_now_ms() - t0);
+    printf("cuzk prove: wrote %s (%d bytes)\n", cz_args_get(o, CZ_N_OPTS(o), "out"), CZ_GROTH16_PROOF_BYTES);
 out:
     free(w);
     cz_groth16_pk_free(&pk);
@@ -257,7 +222,7 @@ out:
 int cz_cmd_verify(int argc, char **argv)
 {
     cz_arg o[] = {{"vk", 0, 1, 0}, {"public", 0, 1, 0}, {"proof", 0, 1, 0}};
-    int rc = cz_args_parse("verify", argc, argv, o, N_OPTS(o));
+    int rc = cz_args_parse("verify", argc, argv, o, CZ_N_OPTS(o));
     if (rc) return rc;
     char msg[512];
     cz_groth16_vk vk = {0};
@@ -265,32 +230,32 @@ int cz_cmd_verify(int argc, char **argv)
     cz_fr *pub = NULL;
     size_t n_pub = 0, n_proofs = 0;
     cz_groth16_proof *proofs = NULL;
-    double t0 = now_ms(), t = t0;
+    double t0 = cz_now_ms(), t = t0;
     printf("cuzk verify:\n");
-    if (cz_vk_read(&vk, cz_args_get(o, N_OPTS(o), "vk"), NULL, msg, sizeof msg)) { rc = err2("verify", msg); goto out; }
-    if (cz_public_json_read(&pub, &n_pub, cz_args_get(o, N_OPTS(o), "public"), msg, sizeof msg)) {
-        rc = err2("verify", msg);
+    if (cz_vk_read(&vk, cz_args_get(o, CZ_N_OPTS(o), "vk"), NULL, msg, sizeof msg)) { rc = cz_cmd_err("verify", msg); goto out; }
+    if (cz_public_json_read(&pub, &n_pub, cz_args_get(o, CZ_N_OPTS(o), "public"), msg, sizeof msg)) {
+        rc = cz_cmd_err("verify", msg);
         goto out;
     }
-    if (cz_proofs_read(&proofs, &n_proofs, cz_args_get(o, N_OPTS(o), "proof"), msg, sizeof msg)) {
+    if (cz_proofs_read(&proofs, &n_proofs, cz_args_get(o, CZ_N_OPTS(o), "proof"), msg, sizeof msg)) {
         /* a proof file that does not decode is an invalid proof, not an I/O error */
         printf("cuzk verify: proof INVALID (%s)\n", msg);
         rc = 1;
         goto out;
     }
-    stage("load vk, inputs, proof", now_ms() - t);
+    cz_cmd_stage("load vk, inputs, proof", cz_now_ms() - t);
     if (n_pub + 1 != vk.n_ic) {
         snprintf(msg, sizeof msg, "%zu public inputs given, the verifying key expects %zu", n_pub, vk.n_ic - 1);
-        rc = err2("verify", msg);
+        rc = cz_cmd_err("verify", msg);
         goto out;
     }
-    t = now_ms();
-    if (cz_groth16_prepare_vk(&pvk, &vk)) { rc = err2("verify", "out of memory"); goto out; }
-    stage("prepare vk", now_ms() - t);
-    t = now_ms();
+    t = cz_now_ms();
+    if (cz_groth16_prepare_vk(&pvk, &vk)) { rc = cz_cmd_err("verify", "out of memory"); goto out; }
+    cz_cmd_stage("prepare vk", cz_now_ms() - t);
+    t = cz_now_ms();
     int ok = 1;
     for (size_t i = 0; i < n_proofs; i++) ok &= cz_groth16_verify(&pvk, &proofs[i], pub, n_pub);
-    stage("verify", now_ms() - t);
+    cz_cmd_stage("verify", cz_now_ms() - t);
     printf("cuzk verify: %s\n", ok ? "proof valid" : "proof INVALID");
     rc = ok ? 0 : 1;
 out:

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "cmd/cuzk_args.h"
+#include "util/clock.h"
 #include "circuits/synth.h"
 #include "cmd/cuzk_cmds.h"
 #include "formats/params.h"
@@ -38,23 +39,7 @@
 #include "groth16/groth16.h"
 #include "r1cs/pce.h"
 
-#define N_OPTS(a) ((int)(sizeof(a) / sizeof(a[0])))
 #define MAX_ARGS 32
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static void stage(const char *name, double ms) { printf("  %-28s %10.1f ms\n", name, ms); }
-
-static int err2(const char *cmd, const char *msg)
-{
-    fprintf(stderr, "cuzk %s: %s\n", cmd, msg);
-    return 2;
-}
 
 /* splits argv (argv[0] = the command) into positionals and options, then
  * parses the options; returns 0 or the exit code */
@@ -65,7 +50,7 @@ static int split_args(const char *cmd, int argc, char **argv, char **pos, int *n
     opt_argv[0] = argv[0];
     *npos = 0;
     for (int i = 1; i < argc; i++) {
-        if (nopt >= MAX_ARGS - 1 || *npos >= MAX_ARGS) return err2(cmd, "too many arguments");
+        if (nopt >= MAX_ARGS - 1 || *npos >= MAX_ARGS) return cz_cmd_err(cmd, "too many arguments");
         if (!strcmp(argv[i], "-v")) { /* snarkjs's short verbose flag */
             static char verbose[] = "--verbose";
             opt_argv[nopt++] = verbose;
@@ -86,67 +71,56 @@ static int split_args(const char *cmd, int argc, char **argv, char **pos, int *n
     return 0;
 }
 
-static int threads_opt(const char *cmd, const char *s, cz_pool **pool)
-{
-    uint64_t n = 0;
-    if (s && (cz_args_u64(s, &n) || n > 4096)) {
-        fprintf(stderr, "cuzk %s: bad --threads '%s'\n", cmd, s);
-        return 2;
-    }
-    if (cz_pool_create(pool, (unsigned)n)) return err2(cmd, "cannot start worker threads");
-    return 0;
-}
-
 static int groth16_prove(int argc, char **argv)
 {
     const char *cmd = "groth16 prove";
     cz_arg o[] = {{"r1cs", 0, 0, 0}, {"seed", 0, 0, 0}, {"threads", 0, 0, 0}, {"verbose", 1, 0, 0}};
     char *pos[MAX_ARGS];
-    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 4, o, N_OPTS(o));
+    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 4, o, CZ_N_OPTS(o));
     if (rc) return rc;
-    const char *ss = cz_args_get(o, N_OPTS(o), "seed"), *r1cs_path = cz_args_get(o, N_OPTS(o), "r1cs");
+    const char *ss = cz_args_get(o, CZ_N_OPTS(o), "seed"), *r1cs_path = cz_args_get(o, CZ_N_OPTS(o), "r1cs");
     uint64_t seed = 0;
-    if (ss && cz_args_u64(ss, &seed)) return err2(cmd, "bad --seed");
+    if (ss && cz_args_u64(ss, &seed)) return cz_cmd_err(cmd, "bad --seed");
     cz_pool *pool;
-    if ((rc = threads_opt(cmd, cz_args_get(o, N_OPTS(o), "threads"), &pool))) return rc;
+    if ((rc = cz_cmd_pool(cmd, cz_args_get(o, CZ_N_OPTS(o), "threads"), &pool))) return rc;
     char msg[600];
     cz_zkey zk = {0};
     cz_r1cs cs = {0};
     cz_groth16_pvk pvk = {0};
     cz_fr *w = NULL;
     uint64_t nw = 0;
-    double t0 = now_ms(), t = t0;
+    double t0 = cz_now_ms(), t = t0;
     printf("cuzk groth16 prove:\n");
-    if (cz_zkey_open(&zk, pos[0], pool, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
-    stage("load zkey", now_ms() - t);
-    t = now_ms();
-    if (cz_wtns_read(&w, &nw, pos[1], msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    if (cz_zkey_open(&zk, pos[0], pool, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
+    cz_cmd_stage("load zkey", cz_now_ms() - t);
+    t = cz_now_ms();
+    if (cz_wtns_read(&w, &nw, pos[1], msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
     if (nw != zk.pk.n_vars) {
         snprintf(msg, sizeof msg, "invalid witness length: the circuit (%s) has %llu signals, the witness (%s) %llu",
                  pos[0], (unsigned long long)zk.pk.n_vars, pos[1], (unsigned long long)nw);
-        rc = err2(cmd, msg);
+        rc = cz_cmd_err(cmd, msg);
         goto out;
     }
-    stage("load witness", now_ms() - t);
+    cz_cmd_stage("load witness", cz_now_ms() - t);
     if (r1cs_path) {
-        t = now_ms();
+        t = cz_now_ms();
         cz_r1cs_file_info fi;
         uint64_t bad = 0;
-        if (cz_r1cs_file_read(&cs, &fi, r1cs_path, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+        if (cz_r1cs_file_read(&cs, &fi, r1cs_path, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
         if (cs.n_vars != zk.pk.n_vars || cs.n_inputs != zk.pk.n_public + 1) {
             snprintf(msg, sizeof msg, "%s has %llu signals (%llu public), the zkey %llu (%llu public): not the same circuit",
                      r1cs_path, (unsigned long long)cs.n_vars, (unsigned long long)cs.n_inputs - 1,
                      (unsigned long long)zk.pk.n_vars, (unsigned long long)zk.pk.n_public);
-            rc = err2(cmd, msg);
+            rc = cz_cmd_err(cmd, msg);
             goto out;
         }
         if (!cz_r1cs_is_satisfied(&cs, w, &bad, pool)) {
             snprintf(msg, sizeof msg, "the witness does not satisfy constraint %llu of %llu (%s); no proof written",
                      (unsigned long long)bad, (unsigned long long)cs.n_constraints, r1cs_path);
-            rc = err2(cmd, msg);
+            rc = cz_cmd_err(cmd, msg);
             goto out;
         }
-        stage("check witness (r1cs)", now_ms() - t);
+        cz_cmd_stage("check witness (r1cs)", cz_now_ms() - t);
     }
     cz_fr r, s;
     if (ss) { /* fixed-seed mode: reproducible proofs, NOT zero-knowledge */
@@ -157,38 +131,38 @@ static int groth16_prove(int argc, char **argv)
         printf("  (fixed-seed mode: r, s from seed %llu; the proof is reproducible and not zero-knowledge)\n",
                (unsigned long long)seed);
     } else if (cz_groth16_random_fr(&r) || cz_groth16_random_fr(&s)) {
-        rc = err2(cmd, "no OS randomness");
+        rc = cz_cmd_err(cmd, "no OS randomness");
         goto out;
     }
     cz_groth16_proof proof;
     cz_groth16_timings tm;
-    if (cz_groth16_prove_zkey(&proof, &zk.pk, w, &r, &s, pool, &tm, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
-    stage("prove: a, b, c (SpMV)", tm.spmv_ms);
-    stage("prove: H (9 NTTs)", tm.ntt_ms);
-    stage("prove: MSM H", tm.msm_h_ms);
-    stage("prove: MSM C", tm.msm_l_ms);
-    stage("prove: MSM A", tm.msm_a_ms);
-    stage("prove: MSM B (G1)", tm.msm_b1_ms);
-    stage("prove: MSM B (G2)", tm.msm_b2_ms);
-    stage("prove: total", tm.total_ms);
-    t = now_ms();
-    if (cz_groth16_prepare_vk(&pvk, &zk.pk.vk)) { rc = err2(cmd, "out of memory"); goto out; }
+    if (cz_groth16_prove_zkey(&proof, &zk.pk, w, &r, &s, pool, &tm, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
+    cz_cmd_stage("prove: a, b, c (SpMV)", tm.spmv_ms);
+    cz_cmd_stage("prove: H (9 NTTs)", tm.ntt_ms);
+    cz_cmd_stage("prove: MSM H", tm.msm_h_ms);
+    cz_cmd_stage("prove: MSM C", tm.msm_l_ms);
+    cz_cmd_stage("prove: MSM A", tm.msm_a_ms);
+    cz_cmd_stage("prove: MSM B (G1)", tm.msm_b1_ms);
+    cz_cmd_stage("prove: MSM B (G2)", tm.msm_b2_ms);
+    cz_cmd_stage("prove: total", tm.total_ms);
+    t = cz_now_ms();
+    if (cz_groth16_prepare_vk(&pvk, &zk.pk.vk)) { rc = cz_cmd_err(cmd, "out of memory"); goto out; }
     if (!cz_groth16_verify(&pvk, &proof, w + 1, zk.pk.n_public)) {
-        rc = err2(cmd, r1cs_path ? "the proof does not verify against the zkey's own key; no proof written"
+        rc = cz_cmd_err(cmd, r1cs_path ? "the proof does not verify against the zkey's own key; no proof written"
                                  : "the witness does not satisfy the circuit (the proof does not verify against the "
                                    "zkey's key); no proof written. Pass --r1cs circuit.r1cs to name the failing "
                                    "constraint");
         goto out;
     }
-    stage("self-check (verify)", now_ms() - t);
-    t = now_ms();
+    cz_cmd_stage("self-check (verify)", cz_now_ms() - t);
+    t = cz_now_ms();
     if (cz_snarkjs_proof_write(pos[2], &proof, msg, sizeof msg) ||
         cz_snarkjs_public_write(pos[3], w + 1, zk.pk.n_public, msg, sizeof msg)) {
-        rc = err2(cmd, msg);
+        rc = cz_cmd_err(cmd, msg);
         goto out;
     }
-    stage("write proof + public", now_ms() - t);
-    stage("total", now_ms() - t0);
+    cz_cmd_stage("write proof + public", cz_now_ms() - t);
+    cz_cmd_stage("total", cz_now_ms() - t0);
 out:
     cz_groth16_pvk_free(&pvk);
     cz_r1cs_free(&cs);
@@ -210,22 +184,22 @@ static int groth16_verify(int argc, char **argv)
     const char *cmd = "groth16 verify";
     cz_arg o[] = {{"verbose", 1, 0, 0}};
     char *pos[MAX_ARGS];
-    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 3, o, N_OPTS(o));
+    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 3, o, CZ_N_OPTS(o));
     if (rc) return rc;
-    int verbose = cz_args_get(o, N_OPTS(o), "verbose") != NULL;
+    int verbose = cz_args_get(o, CZ_N_OPTS(o), "verbose") != NULL;
     char msg[600];
     cz_groth16_vk vk = {0};
     cz_groth16_pvk pvk = {0};
     cz_groth16_proof proof;
     cz_fr *pub = NULL;
     size_t n_pub = 0;
-    double t0 = now_ms();
-    if (cz_snarkjs_vk_read(&vk, pos[0], msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
-    if (cz_public_json_read(&pub, &n_pub, pos[1], msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    double t0 = cz_now_ms();
+    if (cz_snarkjs_vk_read(&vk, pos[0], msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
+    if (cz_public_json_read(&pub, &n_pub, pos[1], msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
     cz_err e = cz_snarkjs_proof_read(&proof, pos[2], msg, sizeof msg);
     if (e == CZ_ERR_IO || e == CZ_ERR_LENGTH || e == CZ_ERR_NOMEM ||
         (e == CZ_ERR_PARSE && strstr(msg, "not valid JSON"))) {
-        rc = err2(cmd, msg);
+        rc = cz_cmd_err(cmd, msg);
         goto out;
     }
     if (e) { rc = invalid(msg); goto out; }       /* a proof that does not decode is an invalid proof */
@@ -234,11 +208,11 @@ static int groth16_verify(int argc, char **argv)
         rc = invalid(msg);
         goto out;
     }
-    if (verbose) stage("load vk, public, proof", now_ms() - t0);
-    double t = now_ms();
-    if (cz_groth16_prepare_vk(&pvk, &vk)) { rc = err2(cmd, "out of memory"); goto out; }
+    if (verbose) cz_cmd_stage("load vk, public, proof", cz_now_ms() - t0);
+    double t = cz_now_ms();
+    if (cz_groth16_prepare_vk(&pvk, &vk)) { rc = cz_cmd_err(cmd, "out of memory"); goto out; }
     int ok = cz_groth16_verify(&pvk, &proof, pub, n_pub);
-    if (verbose) stage("verify", now_ms() - t);
+    if (verbose) cz_cmd_stage("verify", cz_now_ms() - t);
     if (ok) printf("OK!\n");
     rc = ok ? 0 : invalid(NULL);
 out:
@@ -263,35 +237,35 @@ static int zkey_export_params(int argc, char **argv)
     const char *cmd = "zkey export-params";
     cz_arg o[] = {{"r1cs", 0, 1, 0}, {"pce", 0, 0, 0}, {"threads", 0, 0, 0}};
     char *pos[MAX_ARGS];
-    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 2, o, N_OPTS(o));
+    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 2, o, CZ_N_OPTS(o));
     if (rc) return rc;
     char pce_path[4096];
-    const char *pce_opt = cz_args_get(o, N_OPTS(o), "pce");
+    const char *pce_opt = cz_args_get(o, CZ_N_OPTS(o), "pce");
     size_t pl = strlen(pos[1]);
     if (pce_opt) snprintf(pce_path, sizeof pce_path, "%s", pce_opt);
     else if (pl > 7 && !strcmp(pos[1] + pl - 7, ".params")) snprintf(pce_path, sizeof pce_path, "%.*s.pce", (int)(pl - 7), pos[1]);
     else snprintf(pce_path, sizeof pce_path, "%s.pce", pos[1]);
     cz_pool *pool;
-    if ((rc = threads_opt(cmd, cz_args_get(o, N_OPTS(o), "threads"), &pool))) return rc;
+    if ((rc = cz_cmd_pool(cmd, cz_args_get(o, CZ_N_OPTS(o), "threads"), &pool))) return rc;
     char msg[600];
     cz_zkey zk = {0};
     cz_r1cs cs = {0};
     cz_groth16_pk pk = {0};
-    double t0 = now_ms(), t = t0;
+    double t0 = cz_now_ms(), t = t0;
     printf("cuzk zkey export-params:\n");
-    if (cz_zkey_open(&zk, pos[0], pool, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
-    if (cz_r1cs_file_read(&cs, NULL, cz_args_get(o, N_OPTS(o), "r1cs"), msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
-    stage("load zkey + r1cs", now_ms() - t);
-    t = now_ms();
-    if (cz_zkey_to_params(&pk, &zk, &cs, pool, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
-    stage("convert (H change of basis)", now_ms() - t);
-    t = now_ms();
+    if (cz_zkey_open(&zk, pos[0], pool, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
+    if (cz_r1cs_file_read(&cs, NULL, cz_args_get(o, CZ_N_OPTS(o), "r1cs"), msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
+    cz_cmd_stage("load zkey + r1cs", cz_now_ms() - t);
+    t = cz_now_ms();
+    if (cz_zkey_to_params(&pk, &zk, &cs, pool, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
+    cz_cmd_stage("convert (H change of basis)", cz_now_ms() - t);
+    t = cz_now_ms();
     if (cz_params_write(pos[1], &pk, msg, sizeof msg) || cz_pce_write(pce_path, &cs, msg, sizeof msg)) {
-        rc = err2(cmd, msg);
+        rc = cz_cmd_err(cmd, msg);
         goto out;
     }
-    stage("write params + pce", now_ms() - t);
-    stage("total", now_ms() - t0);
+    cz_cmd_stage("write params + pce", cz_now_ms() - t);
+    cz_cmd_stage("total", cz_now_ms() - t0);
     printf("cuzk zkey export-params: wrote %s and %s (prove with: cuzk prove --params %s --pce %s --witness W)\n",
            pos[1], pce_path, pos[1], pce_path);
 out:
@@ -307,12 +281,12 @@ static int zkey_export_vk(int argc, char **argv)
     const char *cmd = "zkey export verificationkey";
     cz_arg o[] = {{"verbose", 1, 0, 0}};
     char *pos[MAX_ARGS];
-    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 2, o, N_OPTS(o));
+    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 2, o, CZ_N_OPTS(o));
     if (rc) return rc;
     char msg[600];
     cz_zkey zk;
-    if (cz_zkey_open(&zk, pos[0], NULL, msg, sizeof msg)) return err2(cmd, msg);
-    if (cz_snarkjs_vk_write(pos[1], &zk.pk.vk, msg, sizeof msg)) rc = err2(cmd, msg);
+    if (cz_zkey_open(&zk, pos[0], NULL, msg, sizeof msg)) return cz_cmd_err(cmd, msg);
+    if (cz_snarkjs_vk_write(pos[1], &zk.pk.vk, msg, sizeof msg)) rc = cz_cmd_err(cmd, msg);
     cz_zkey_close(&zk);
     return rc;
 }
@@ -325,43 +299,43 @@ static int zkey_synth(int argc, char **argv)
     const char *cmd = "zkey synth";
     cz_arg o[] = {{"constraints", 0, 1, 0}, {"out", 0, 1, 0}, {"seed", 0, 0, 0}, {"threads", 0, 0, 0}};
     char *pos[MAX_ARGS];
-    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 0, o, N_OPTS(o));
+    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 0, o, CZ_N_OPTS(o));
     if (rc) return rc;
     cz_synth_params sp;
     cz_synth_params_init(&sp);
-    const char *ss = cz_args_get(o, N_OPTS(o), "seed");
-    if (cz_args_u64(cz_args_get(o, N_OPTS(o), "constraints"), &sp.n_constraints) ||
+    const char *ss = cz_args_get(o, CZ_N_OPTS(o), "seed");
+    if (cz_args_u64(cz_args_get(o, CZ_N_OPTS(o), "constraints"), &sp.n_constraints) ||
         sp.n_constraints < CZ_SYNTH_MIN_CONSTRAINTS || sp.n_constraints > ((uint64_t)1 << CZ_ZKEY_MAX_LOG_DOMAIN) - 16)
-        return err2(cmd, "bad --constraints");
-    if (ss && cz_args_u64(ss, &sp.seed)) return err2(cmd, "bad --seed");
+        return cz_cmd_err(cmd, "bad --constraints");
+    if (ss && cz_args_u64(ss, &sp.seed)) return cz_cmd_err(cmd, "bad --seed");
     cz_pool *pool;
-    if ((rc = threads_opt(cmd, cz_args_get(o, N_OPTS(o), "threads"), &pool))) return rc;
-    const char *dir = cz_args_get(o, N_OPTS(o), "out");
+    if ((rc = cz_cmd_pool(cmd, cz_args_get(o, CZ_N_OPTS(o), "threads"), &pool))) return rc;
+    const char *dir = cz_args_get(o, CZ_N_OPTS(o), "out");
     char msg[600], p[4096];
     cz_r1cs cs = {0};
     cz_fr *w = NULL;
     cz_groth16_pk pk = {0};
-    double t0 = now_ms(), t = t0;
+    double t0 = cz_now_ms(), t = t0;
     printf("cuzk zkey synth: WARNING: INSECURE test key (toxic waste from seed %llu); for benchmarks only\n",
            (unsigned long long)sp.seed);
     mkdir(dir, 0755);
-    if (cz_synth_generate(&cs, &w, &sp, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    if (cz_synth_generate(&cs, &w, &sp, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
     cs.ntt_generator = 5;
-    stage("synthesize circuit", now_ms() - t);
-    t = now_ms();
-    if (cz_groth16_setup_insecure(&pk, &cs, sp.seed, pool, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
-    stage("setup (insecure)", now_ms() - t);
-    t = now_ms();
+    cz_cmd_stage("synthesize circuit", cz_now_ms() - t);
+    t = cz_now_ms();
+    if (cz_groth16_setup_insecure(&pk, &cs, sp.seed, pool, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
+    cz_cmd_stage("setup (insecure)", cz_now_ms() - t);
+    t = cz_now_ms();
     snprintf(p, sizeof p, "%s/circuit.zkey", dir);
-    if (cz_zkey_write_from_params(p, &pk, &cs, pool, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    if (cz_zkey_write_from_params(p, &pk, &cs, pool, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
     snprintf(p, sizeof p, "%s/witness.wtns", dir);
-    if (cz_wtns_write(p, w, cs.n_vars, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    if (cz_wtns_write(p, w, cs.n_vars, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
     snprintf(p, sizeof p, "%s/verification_key.json", dir);
-    if (cz_snarkjs_vk_write(p, &pk.vk, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
+    if (cz_snarkjs_vk_write(p, &pk.vk, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
     snprintf(p, sizeof p, "%s/public.json", dir);
-    if (cz_snarkjs_public_write(p, w + 1, cs.n_inputs - 1, msg, sizeof msg)) { rc = err2(cmd, msg); goto out; }
-    stage("write zkey, wtns, vk, public", now_ms() - t);
-    stage("total", now_ms() - t0);
+    if (cz_snarkjs_public_write(p, w + 1, cs.n_inputs - 1, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
+    cz_cmd_stage("write zkey, wtns, vk, public", cz_now_ms() - t);
+    cz_cmd_stage("total", cz_now_ms() - t0);
     printf("cuzk zkey synth: %llu constraints, %llu signals, in %s\n", (unsigned long long)cs.n_constraints,
            (unsigned long long)cs.n_vars, dir);
 out:

@@ -42,29 +42,6 @@ static void usage(FILE *f)
 }
 
 /* mkdir -p */
-static int make_dirs(const char *path)
-{
-    size_t n = strlen(path);
-    char *p = malloc(n + 1);
-    if (!p) return -1;
-    memcpy(p, path, n + 1);
-    int rc = 0;
-    for (size_t i = 1; i <= n && !rc; i++) {
-        if (p[i] != '/' && p[i] != 0) continue;
-        char c = p[i];
-        p[i] = 0;
-        if (mkdir(p, 0755) != 0 && errno != EEXIST) rc = -1;
-        p[i] = c;
-    }
-    struct stat st;
-    if (!rc && (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))) {
-        errno = ENOTDIR;
-        rc = -1;
-    }
-    free(p);
-    return rc;
-}
-
 struct progress {
     double start, last;
 };
@@ -109,7 +86,7 @@ int cz_cmd_synth(int argc, char **argv)
         fprintf(stderr, "cuzk synth: --out is empty\n");
         return 2;
     }
-    if (make_dirs(out) != 0) {
+    if (cz_cmd_mkdirs(out) != 0) {
         fprintf(stderr, "cuzk synth: cannot create directory %s: %s\n", out, strerror(errno));
         return 2;
     }

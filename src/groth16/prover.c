@@ -11,6 +11,7 @@
  *   C = sum h_i H_i + sum aux_i L_i + s A + r B_g1 - r s delta  (G1)
  * The MSMs skip zero scalars and add one-scalars directly (msm.h). */
 #include "groth16/groth16.h"
+#include "util/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,13 +22,6 @@
 #include "poly/ntt.h"
 
 #define BELLPERSON_GENERATOR 7
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 cz_err cz_groth16_random_fr(cz_fr *out)
 {
@@ -114,7 +108,7 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
                         cz_groth16_timings *t, char *msg, size_t msglen)
 {
     cz_groth16_timings tm = {0};
-    double t0 = now_ms(), ts;
+    double t0 = cz_now_ms(), ts;
     cz_err err = CZ_OK;
     int log_m = cz_groth16_domain_log(cs);
     size_t m = (size_t)1 << log_m;
@@ -137,12 +131,12 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     }
     if (!cz_fr_is_one(&w[0])) { err = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "witness[0] must be 1"); goto done; }
 
-    ts = now_ms();
+    ts = cz_now_ms();
     cz_r1cs_spmv(cs, w, a, b, c, pool);
     for (uint64_t i = 0; i < cs->n_inputs; i++) a[cs->n_constraints + i] = w[i];
-    tm.spmv_ms = now_ms() - ts;
+    tm.spmv_ms = cz_now_ms() - ts;
 
-    ts = now_ms();
+    ts = cz_now_ms();
     if ((err = cz_ntt_domain_init(&dom, log_m, cs->ntt_generator ? cs->ntt_generator : BELLPERSON_GENERATOR))) {
         cz_fail(err, msg, msglen, "cannot build NTT domain 2^%d", log_m);
         goto done;
@@ -164,27 +158,27 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     }
     cz_pool_run(pool, (m + 4095) / 4096, h_pointwise, &hj);
     cz_ntt_coset_inverse(&dom, a, pool);
-    tm.ntt_ms = now_ms() - ts;
+    tm.ntt_ms = cz_now_ms() - ts;
     free(b); b = NULL;
     free(c); c = NULL;
 
     cz_g1_jac h_acc, l_acc, a_acc, b1_acc;
     cz_g2_jac b2_acc;
-    ts = now_ms();
+    ts = cz_now_ms();
     if ((err = cz_msm_g1(&h_acc, pk->h, a, m - 1, 1, NULL, pool))) goto msm_fail;
-    tm.msm_h_ms = now_ms() - ts;
-    ts = now_ms();
+    tm.msm_h_ms = cz_now_ms() - ts;
+    ts = cz_now_ms();
     if ((err = cz_msm_g1(&l_acc, pk->l, w + cs->n_inputs, n_aux, 1, NULL, pool))) goto msm_fail;
-    tm.msm_l_ms = now_ms() - ts;
-    ts = now_ms();
+    tm.msm_l_ms = cz_now_ms() - ts;
+    ts = cz_now_ms();
     if ((err = cz_msm_g1(&a_acc, pk->a, w, cs->n_vars, 1, da, pool))) goto msm_fail;
-    tm.msm_a_ms = now_ms() - ts;
-    ts = now_ms();
+    tm.msm_a_ms = cz_now_ms() - ts;
+    ts = cz_now_ms();
     if ((err = cz_msm_g1(&b1_acc, pk->b_g1, w, cs->n_vars, 1, db, pool))) goto msm_fail;
-    tm.msm_b1_ms = now_ms() - ts;
-    ts = now_ms();
+    tm.msm_b1_ms = cz_now_ms() - ts;
+    ts = cz_now_ms();
     if ((err = cz_msm_g2(&b2_acc, pk->b_g2, w, cs->n_vars, 1, db, pool))) goto msm_fail;
-    tm.msm_b2_ms = now_ms() - ts;
+    tm.msm_b2_ms = cz_now_ms() - ts;
 
     cz_g1_add(&h_acc, &h_acc, &l_acc);
     cz_groth16_assemble(out, &pk->vk, &a_acc, &b2_acc, &b1_acc, &h_acc, r, s);
@@ -194,7 +188,7 @@ msm_fail:
 done:
     cz_ntt_domain_free(&dom);
     free(da); free(db); free(a); free(b); free(c);
-    tm.total_ms = now_ms() - t0;
+    tm.total_ms = cz_now_ms() - t0;
     if (t) *t = tm;
     return err;
 }

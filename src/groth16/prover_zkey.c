@@ -11,6 +11,7 @@
  *   MSMs: A, B1, B2 over all signals, C over the private ones, H over h
  *   proof = cz_groth16_assemble (the formulas snarkjs and bellperson share) */
 #include "groth16/groth16.h"
+#include "util/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,13 +21,6 @@
 #include "poly/ntt.h"
 
 #define SNARKJS_GENERATOR 5
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 struct abjob {
     cz_fr *a, *b, *c;
@@ -67,7 +61,7 @@ cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, co
                              const cz_fr *s, cz_pool *pool, cz_groth16_timings *t, char *msg, size_t msglen)
 {
     cz_groth16_timings tm = {0};
-    double t0 = now_ms(), ts;
+    double t0 = cz_now_ms(), ts;
     cz_err err = CZ_OK;
     int log_n = pk->log_domain;
     if (log_n < 0 || log_n >= CZ_FR_TWO_ADICITY)
@@ -82,13 +76,13 @@ cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, co
     cz_ntt_domain dom = {0};
     if (!a || !b || !c) { err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory (domain 2^%d)", log_n); goto done; }
 
-    ts = now_ms();
+    ts = cz_now_ms();
     cz_r1cs_spmv(&pk->qap, w, a, b, NULL, pool);
     struct abjob j = {.a = a, .b = b, .c = c, .n = n, .stage = 0};
     cz_pool_run(pool, (n + 4095) / 4096, ab_task, &j);
-    tm.spmv_ms = now_ms() - ts;
+    tm.spmv_ms = cz_now_ms() - ts;
 
-    ts = now_ms();
+    ts = cz_now_ms();
     if ((err = cz_ntt_domain_init(&dom, log_n, SNARKJS_GENERATOR))) {
         cz_fail(err, msg, msglen, "cannot build NTT domain 2^%d", log_n);
         goto done;
@@ -103,27 +97,27 @@ cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, co
     }
     j.stage = 1;
     cz_pool_run(pool, (n + 4095) / 4096, ab_task, &j);
-    tm.ntt_ms = now_ms() - ts;
+    tm.ntt_ms = cz_now_ms() - ts;
     free(b); b = NULL;
     free(c); c = NULL;
 
     cz_g1_jac h_acc, c_acc, a_acc, b1_acc;
     cz_g2_jac b2_acc;
-    ts = now_ms();
+    ts = cz_now_ms();
     if ((err = cz_msm_g1(&h_acc, pk->h, a, n, 1, NULL, pool))) goto msm_fail;
-    tm.msm_h_ms = now_ms() - ts;
-    ts = now_ms();
+    tm.msm_h_ms = cz_now_ms() - ts;
+    ts = cz_now_ms();
     if ((err = cz_msm_g1(&c_acc, pk->c, w + n_in, pk->n_vars - n_in, 1, NULL, pool))) goto msm_fail;
-    tm.msm_l_ms = now_ms() - ts;
-    ts = now_ms();
+    tm.msm_l_ms = cz_now_ms() - ts;
+    ts = cz_now_ms();
     if ((err = cz_msm_g1(&a_acc, pk->a, w, pk->n_vars, 1, NULL, pool))) goto msm_fail;
-    tm.msm_a_ms = now_ms() - ts;
-    ts = now_ms();
+    tm.msm_a_ms = cz_now_ms() - ts;
+    ts = cz_now_ms();
     if ((err = cz_msm_g1(&b1_acc, pk->b_g1, w, pk->n_vars, 1, NULL, pool))) goto msm_fail;
-    tm.msm_b1_ms = now_ms() - ts;
-    ts = now_ms();
+    tm.msm_b1_ms = cz_now_ms() - ts;
+    ts = cz_now_ms();
     if ((err = cz_msm_g2(&b2_acc, pk->b_g2, w, pk->n_vars, 1, NULL, pool))) goto msm_fail;
-    tm.msm_b2_ms = now_ms() - ts;
+    tm.msm_b2_ms = cz_now_ms() - ts;
 
     cz_g1_add(&c_acc, &c_acc, &h_acc);
     cz_groth16_assemble(out, &pk->vk, &a_acc, &b2_acc, &b1_acc, &c_acc, r, s);
@@ -133,7 +127,7 @@ msm_fail:
 done:
     cz_ntt_domain_free(&dom);
     free(a); free(b); free(c);
-    tm.total_ms = now_ms() - t0;
+    tm.total_ms = cz_now_ms() - t0;
     if (t) *t = tm;
     return err;
 }

@@ -18,7 +18,7 @@ expect_rc() { # want_rc description command...
     local want=$1 what=$2; shift 2
     "$@" >"$T/out" 2>"$T/err"
     local rc=$?
-    [ "$rc" = "$want" ] || { bad "$what: exit $rc, want $want"; tail -5 "$T/out" "$T/err"; }
+    [ "$rc" = "$want" ] || { bad "$what: exit $rc, want $want"; tail -n 5 "$T/out" "$T/err"; }
 }
 
 for k in $(seq 4 "$MAXLOG"); do
@@ -32,7 +32,7 @@ for k in $(seq 4 "$MAXLOG"); do
     [ "$k" -gt 8 ] && [ "$k" -lt "$MAXLOG" ] && rm -rf "$d"
 done
 
-d="$T/c8"
+d="$T/c$(( MAXLOG < 8 ? MAXLOG : 8 ))"
 # the second prove with the same parameters maps the cache
 expect_rc 0 "prove from cache" "$CUZK" prove --params "$d/p.params" --pce "$d/circuit.pce" --witness "$d/witness.bin" --out "$d/proof2.bin"
 grep -q "parameters from cache" "$T/out" || bad "second prove did not use the cache"

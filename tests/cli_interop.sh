@@ -231,6 +231,15 @@ done
 head -c $((rs / 2)) "$d/circuit.r1cs" >"$w/trunc.r1cs"
 prove_bad "r1cs cut to half" "" "$d/circuit.zkey" "$d/witness.wtns" --r1cs "$w/trunc.r1cs"
 prove_bad "r1cs of another circuit" "" "$d/circuit.zkey" "$d/witness.wtns" --r1cs "${DIR[manypub]}/circuit.r1cs"
+# cuzk inspect knows the three files, and says what is wrong with a cut one
+for f in circuit.zkey witness.wtns circuit.r1cs; do
+    run in "$CUZK" inspect "$d/$f"
+    if [ $RC -eq 0 ] && [ -s "$T/in.out" ]; then ok "inspect $f: $(head -n 1 "$T/in.out" | sed 's/^[^:]*: //' | cut -c1-90)"
+    else fail "inspect $f: rc $RC: $(head -c 300 "$T/in.err")"; fi
+done
+head -c $((zs / 3)) "$d/circuit.zkey" >"$w/trunc.zkey"
+run in "$CUZK" inspect "$w/trunc.zkey"
+want_error "inspect a cut zkey" in
 
 # sections in another order: still valid (readers find sections by id)
 node "$TAMPER" reorder "$d/circuit.zkey" "$w/reorder.zkey"

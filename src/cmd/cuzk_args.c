@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "groth16/groth16.h"
+
 int cz_args_parse(const char *cmd, int argc, char **argv, cz_arg *opts, int nopts)
 {
     for (int i = 1; i < argc; i++) {
@@ -111,4 +113,19 @@ int cz_cmd_mkdirs(const char *path)
     }
     free(p);
     return rc;
+}
+
+int cz_cmd_randomness(const char *cmd, int fixed_seed, uint64_t seed, cz_fr *r, cz_fr *s)
+{
+    if (fixed_seed) {
+        cz_rng rng;
+        cz_rng_seed(&rng, seed);
+        cz_fr_random(r, &rng);
+        cz_fr_random(s, &rng);
+        printf("  (fixed-seed mode: r, s from seed %llu; the proof is reproducible and not zero-knowledge)\n",
+               (unsigned long long)seed);
+        return 0;
+    }
+    if (cz_groth16_random_fr(r) || cz_groth16_random_fr(s)) return cz_cmd_err(cmd, "no OS randomness");
+    return 0;
 }

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "ff/ff.h"
 #include "util/pool.h"
 
 #define CZ_N_OPTS(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -32,6 +33,9 @@ void cz_cmd_stage(const char *name, double ms);
 int cz_cmd_err(const char *cmd, const char *msg);
 /* a worker pool from a --threads value (NULL: one per CPU); 0 or exit code 2 */
 int cz_cmd_pool(const char *cmd, const char *threads, cz_pool **pool);
+/* Groth16 r, s: from the kernel, or (fixed_seed) from `seed`, which makes
+ * proofs reproducible and NOT zero-knowledge (says so on stdout). 0, or 2 */
+int cz_cmd_randomness(const char *cmd, int fixed_seed, uint64_t seed, cz_fr *r, cz_fr *s);
 /* mkdir -p; 0, or -1 with errno set (ENOTDIR when path is not a folder) */
 int cz_cmd_mkdirs(const char *path);
 

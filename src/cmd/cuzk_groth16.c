@@ -175,17 +175,7 @@ int cz_cmd_prove(int argc, char **argv)
     }
     cz_cmd_stage("load parameters", cz_now_ms() - t);
     cz_fr r, s;
-    if (ss) { /* fixed-seed mode: reproducible proofs, NOT zero-knowledge */
-        cz_rng rng;
-        cz_rng_seed(&rng, seed);
-        cz_fr_random(&r, &rng);
-        cz_fr_random(&s, &rng);
-        printf("  (fixed-seed mode: r, s from seed %llu; the proof is reproducible and not zero-knowledge)\n",
-               (unsigned long long)seed);
-    } else if (cz_groth16_random_fr(&r) || cz_groth16_random_fr(&s)) {
-        rc = cz_cmd_err("prove", "no OS randomness");
-        goto out;
-    }
+    if ((rc = cz_cmd_randomness("prove", ss != NULL, seed, &r, &s))) goto out;
     cz_groth16_proof proof;
     cz_groth16_timings tm;
     if (cz_groth16_prove(&proof, &pk, &cs, w, &r, &s, pool, &tm, msg, sizeof msg)) { rc = cz_cmd_err("prove", msg); goto out; }

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "circuits/synth.h"
+#include "util/clock.h"
 #include "cmd/cuzk_args.h"
 #include "cmd/cuzk_cmds.h"
 #include "formats/public_json.h"
@@ -26,12 +27,8 @@
 #define MIN_N (1ull << 4)
 #define MAX_N (1ull << 27)
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+/* seconds */
+static double now(void) { return cz_now_ms() / 1e3; }
 
 static void usage(FILE *f)
 {

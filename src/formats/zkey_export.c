@@ -332,10 +332,7 @@ static cz_err zkey_emit(cz__writer *w, uint64_t *size, const cz_groth16_pk *pk, 
     cz_g1_aff *h = malloc(n * sizeof *h);
     cz_err e = CZ_OK;
     if (!da || !db || !h) { e = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
-    cz_r1cs_density(cs, CZ_A, da);
-    for (uint64_t i = 0; i < nin; i++) da[i / 64] |= (uint64_t)1 << (i % 64);
-    uint64_t nb = cz_r1cs_density(cs, CZ_B, db), na = 0;
-    for (uint64_t i = 0; i < words; i++) na += (uint64_t)__builtin_popcountll(da[i]);
+    uint64_t na = cz_groth16_density_a(cs, da), nb = cz_r1cs_density(cs, CZ_B, db);
     if (pk->vk.n_ic != nin || pk->n_l != nv - nin || pk->n_h != n - 1 || pk->n_a != na || pk->n_b_g1 != nb ||
         pk->n_b_g2 != nb) {
         e = fail(CZ_ERR_INVALID_ARG, msg, msglen, "the key does not fit the constraint system");

@@ -66,6 +66,10 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
 /* a uniformly random Fr straight from the kernel's randomness (for r, s) */
 cz_err cz_groth16_random_fr(cz_fr *out);
 
+/* the A density the keys use: columns with an A entry, plus every input (the
+ * input rows); bits holds (n_vars + 63) / 64 words; returns the popcount */
+uint64_t cz_groth16_density_a(const cz_r1cs *cs, uint64_t *bits);
+
 /* domain size bellperson uses for cs: next power of two >= constraints + inputs */
 int cz_groth16_domain_log(const cz_r1cs *cs);
 

@@ -42,8 +42,7 @@ int cz_groth16_domain_log(const cz_r1cs *cs)
     return k;
 }
 
-/* density of A over all variables, with every input set (the input rows) */
-static uint64_t density_a(const cz_r1cs *cs, uint64_t *bits)
+uint64_t cz_groth16_density_a(const cz_r1cs *cs, uint64_t *bits)
 {
     cz_r1cs_density(cs, CZ_A, bits);
     for (uint64_t i = 0; i < cs->n_inputs; i++) bits[i / 64] |= (uint64_t)1 << (i % 64);
@@ -118,7 +117,7 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     cz_fr *a = calloc(m, sizeof(cz_fr)), *b = calloc(m, sizeof(cz_fr)), *c = calloc(m, sizeof(cz_fr));
     cz_ntt_domain dom = {0};
     if (!da || !db || !a || !b || !c) { err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory (domain 2^%d)", log_m); goto done; }
-    uint64_t na = density_a(cs, da), nb = cz_r1cs_density(cs, CZ_B, db);
+    uint64_t na = cz_groth16_density_a(cs, da), nb = cz_r1cs_density(cs, CZ_B, db);
     if (pk->vk.n_ic != cs->n_inputs || pk->n_l != n_aux || pk->n_h != m - 1 || pk->n_a != na ||
         pk->n_b_g1 != nb || pk->n_b_g2 != nb) {
         err = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen,

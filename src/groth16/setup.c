@@ -177,10 +177,7 @@ cz_err cz_groth16_setup_insecure(cz_groth16_pk *pk, const cz_r1cs *cs, uint64_t 
         size_t words = (nv + 63) / 64;
         uint64_t *bits = calloc(words ? words : 1, 8);
         if (!bits) { err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto done; }
-        cz_r1cs_density(cs, CZ_A, bits);
-        for (size_t i = 0; i < ni; i++) bits[i / 64] |= (uint64_t)1 << (i % 64);
-        uint64_t pa = 0;
-        for (size_t i = 0; i < words; i++) pa += (uint64_t)__builtin_popcountll(bits[i]);
+        uint64_t pa = cz_groth16_density_a(cs, bits);
         uint64_t pb = cz_r1cs_density(cs, CZ_B, bits);
         free(bits);
         if (pa != n_a || pb != n_b) { err = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "a QAP column vanishes at tau; pick another seed"); goto done; }

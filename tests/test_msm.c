@@ -9,7 +9,11 @@
  * is (sum k_i a_i) P + (sum k_i e_i) Q. Duplicated and negated bases share
  * the scalar of their original, so batch-affine buckets meet P + P and
  * P + (-P); small batches (narrow windows) make the conflict queue work.
- * All-ones MSMs (20000 / 3000 points) cover the pairwise batch-affine sums. */
+ * All-ones MSMs (20000 / 3000 points) cover the pairwise batch-affine sums.
+ * G1 runs with the endomorphism split forced on and off; the split itself is
+ * checked against GMP (k = k0 + k1 z, both halves below z). Sums of several
+ * terms (cz_msm_g*_sum) are checked against the separate MSMs. */
+#include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -126,6 +130,91 @@ static void make_scalars(cz_fr *k, size_t n, int kind, cz_rng *rng)
 DEFINE_BIG(g1)
 DEFINE_BIG(g2)
 
+/* cz__msm_glv_split against GMP on random and edge scalars */
+static int check_split(cz_rng *rng)
+{
+    int fails = 0;
+    mpz_t k, z, r, k0, k1, t;
+    mpz_inits(k, z, r, k0, k1, t, NULL);
+    mpz_set_str(z, "ac45a4010001a4020000000100000000", 16);
+    mpz_import(r, 4, -1, 8, 0, 0, cz_fr_modulus.l);
+    for (int i = 0; i < 20000; i++) {
+        switch (i) {
+        case 0: mpz_set_ui(k, 0); break;
+        case 1: mpz_set_ui(k, 1); break;
+        case 2: mpz_sub_ui(k, z, 1); break;
+        case 3: mpz_set(k, z); break;
+        case 4: mpz_sub_ui(k, r, 1); break;
+        case 5: mpz_mul(k, z, z); mpz_sub_ui(k, k, 1); mpz_mod(k, k, r); break;
+        case 6: mpz_sub(k, r, z); break; /* (z - 1) z */
+        case 7: mpz_sub(k, r, z); mpz_sub_ui(k, k, 1); break;
+        default: {
+            uint64_t l[4] = {cz_rng_u64(rng), cz_rng_u64(rng), cz_rng_u64(rng), cz_rng_u64(rng)};
+            mpz_import(k, 4, -1, 8, 0, 0, l);
+            if (i % 3 == 0) mpz_fdiv_q_2exp(k, k, (unsigned)(cz_rng_u64(rng) % 256)); /* all lengths */
+            mpz_mod(k, k, r);
+        }
+        }
+        uint64_t kl[4] = {0}, a[2], b[2];
+        mpz_export(kl, NULL, -1, 8, 0, 0, k);
+        cz__msm_glv_split(a, b, kl);
+        mpz_import(k0, 2, -1, 8, 0, 0, a);
+        mpz_import(k1, 2, -1, 8, 0, 0, b);
+        mpz_mul(t, k1, z);
+        mpz_add(t, t, k0);
+        if (mpz_cmp(t, k) || mpz_cmp(k0, z) >= 0 || mpz_cmp(k1, z) >= 0) {
+            if (fails++ < 5) gmp_fprintf(stderr, "split of %Zx wrong: %Zx + %Zx z\n", k, k0, k1);
+        }
+    }
+    mpz_clears(k, z, r, k0, k1, t, NULL);
+    return fails;
+}
+
+/* the endomorphism: sigma(P) = [-z] P on G1 */
+static int check_sigma(cz_rng *rng)
+{
+    cz_g1_jac g, p, want;
+    cz_g1_aff pa, sa;
+    cz_g1_generator_jac(&g);
+    uint64_t s[4] = {cz_rng_u64(rng), cz_rng_u64(rng), cz_rng_u64(rng), 5};
+    cz_g1_mul(&p, &g, s, 256);
+    cz_g1_to_aff(&pa, &p);
+    cz_g1_aff_sigma(&sa, &pa);
+    static const uint64_t z[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL};
+    cz_g1_mul_dbl_add(&want, &p, z, 128);
+    cz_g1_neg(&want, &want);
+    cz_g1_jac got;
+    cz_g1_from_aff(&got, &sa);
+    return !cz_g1_eq(&got, &want);
+}
+
+/* cz_msm_g1_sum / g2_sum over three terms (one density-filtered) against
+ * the separate MSMs added up */
+static int check_sums(const cz_g1_aff *b1, const cz_g2_aff *b2, cz_fr *k, size_t n, cz_rng *rng, cz_pool *pool)
+{
+    int fails = 0;
+    uint64_t dens[4] = {0};
+    size_t n1 = n / 3, n2 = n / 4, n3 = 256; /* n >= 263: the third term's bases start at 7 */
+    for (size_t i = 0; i < n3; i++)
+        if (cz_rng_u64(rng) % 2) dens[i / 64] |= (uint64_t)1 << (i % 64);
+    cz_msm_g1_term t1[3] = {{b1, k, n1, NULL}, {b1 + n1, k + n1, n2, NULL}, {b1 + 7, k + 3, n3, dens}};
+    cz_msm_g2_term t2[3] = {{b2, k, n1, NULL}, {b2 + n1, k + n1, n2, NULL}, {b2 + 7, k + 3, n3, dens}};
+    cz_g1_jac got1, want1, part1;
+    cz_g2_jac got2, want2, part2;
+    cz_g1_set_inf(&want1);
+    cz_g2_set_inf(&want2);
+    for (int t = 0; t < 3; t++) {
+        if (cz_msm_g1(&part1, t1[t].bases, t1[t].scalars, t1[t].n, 1, t1[t].density, pool)) fails++;
+        cz_g1_add(&want1, &want1, &part1);
+        if (cz_msm_g2(&part2, t2[t].bases, t2[t].scalars, t2[t].n, 1, t2[t].density, pool)) fails++;
+        cz_g2_add(&want2, &want2, &part2);
+    }
+    if (cz_msm_g1_sum(&got1, t1, 3, 1, pool) || !cz_g1_eq(&got1, &want1)) fails++;
+    if (cz_msm_g2_sum(&got2, t2, 3, 1, pool) || !cz_g2_eq(&got2, &want2)) fails++;
+    if (cz_msm_g1_sum(&got1, t1, 0, 1, pool) || !cz_g1_is_inf(&got1)) fails++;
+    return fails;
+}
+
 int main(void)
 {
     cz_rng rng;
@@ -198,8 +287,9 @@ int main(void)
     }
     /* every window width and both strategies, against the closed form */
     {
-        static const int cfg1[] = {0, 0, 2, 1, 3, 2, 5, 1, 6, 2, 8, 2, 9, 1, 11, 2,
-                                   12, 1, 13, 2, 14, 2, 16, 2};
+        /* strategy | 8: endomorphism split forced on, | 16: off */
+        static const int cfg1[] = {0, 0, 0, 8, 2, 1 | 8, 3, 2 | 16, 5, 1 | 8, 6, 2, 8, 2 | 8, 9, 1, 11, 2 | 8,
+                                   11, 2 | 16, 12, 1 | 16, 12, 2 | 8, 13, 2 | 8, 14, 2 | 16, 16, 2 | 8, 16, 2 | 16};
         static const int cfg2[] = {0, 0, 4, 2, 7, 1, 10, 2, 12, 2};
         for (int kind = 0; kind < 2; kind++) {
             CHECK(big_g1(5000, kind, &rng, cfg1, sizeof cfg1 / sizeof *cfg1 / 2, pool) == 0);
@@ -212,6 +302,10 @@ int main(void)
         CHECK(!cz__msm_use_batch_affine(cz_msm_window_bits(64), 64));
         CHECK(cz__msm_batch_size(1 << 15) >= 256);
     }
+    CHECK(check_split(&rng) == 0);
+    CHECK(check_sigma(&rng) == 0);
+    make_scalars(k, nmax, 2, &rng);
+    CHECK(check_sums(b1, b2, k, nmax, &rng, pool) == 0);
     /* window choice grows with n and stays in range */
     CHECK(cz_msm_window_bits(1) >= 2);
     CHECK(cz_msm_window_bits(1 << 20) > cz_msm_window_bits(1 << 10));

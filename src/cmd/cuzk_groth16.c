@@ -181,8 +181,7 @@ int cz_cmd_prove(int argc, char **argv)
     if (cz_groth16_prove(&proof, &pk, &cs, w, &r, &s, pool, &tm, msg, sizeof msg)) { rc = cz_cmd_err("prove", msg); goto out; }
     cz_cmd_stage("prove: A/B/C = SpMV", tm.spmv_ms);
     cz_cmd_stage("prove: H (7 NTTs)", tm.ntt_ms);
-    cz_cmd_stage("prove: MSM h", tm.msm_h_ms);
-    cz_cmd_stage("prove: MSM l", tm.msm_l_ms);
+    cz_cmd_stage("prove: MSM h + l", tm.msm_hl_ms);
     cz_cmd_stage("prove: MSM a", tm.msm_a_ms);
     cz_cmd_stage("prove: MSM b (G1)", tm.msm_b1_ms);
     cz_cmd_stage("prove: MSM b (G2)", tm.msm_b2_ms);

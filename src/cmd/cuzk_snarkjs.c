@@ -129,8 +129,7 @@ static int groth16_prove(int argc, char **argv)
     if (cz_groth16_prove_zkey(&proof, &zk.pk, w, &r, &s, pool, &tm, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
     cz_cmd_stage("prove: a, b, c (SpMV)", tm.spmv_ms);
     cz_cmd_stage("prove: H (9 NTTs)", tm.ntt_ms);
-    cz_cmd_stage("prove: MSM H", tm.msm_h_ms);
-    cz_cmd_stage("prove: MSM C", tm.msm_l_ms);
+    cz_cmd_stage("prove: MSM H + C", tm.msm_hl_ms);
     cz_cmd_stage("prove: MSM A", tm.msm_a_ms);
     cz_cmd_stage("prove: MSM B (G1)", tm.msm_b1_ms);
     cz_cmd_stage("prove: MSM B (G2)", tm.msm_b2_ms);

@@ -97,6 +97,12 @@ typedef struct { cz_fp2 x, y, zz, zzz; } cz_g2_xyzz;
 CZ__GROUP_DECLS(g1)
 CZ__GROUP_DECLS(g2)
 
+/* the G1 endomorphism sigma(x, y) = (beta x, y), beta a cube root of unity in
+ * Fp; on G1 it is [-z] with z = x^2 = 0xac45a4010001a4020000000100000000
+ * (r = z^2 - z + 1), so [k]P = [k mod z]P + [k div z] (-sigma(P)) splits a
+ * 255-bit scalar into two of 128 bits (subgroup.c; the MSM uses it) */
+void cz_g1_aff_sigma(cz_g1_aff *out, const cz_g1_aff *p);
+
 /* ---- encodings (encode.c) ---- */
 void cz_g1_compress(uint8_t out[CZ_G1_COMPRESSED], const cz_g1_aff *p);
 void cz_g1_serialize(uint8_t out[CZ_G1_UNCOMPRESSED], const cz_g1_aff *p);

@@ -31,6 +31,12 @@ static const cz_fp2 psi_cy = {
     {{0x7bcfa7a25aa30fdaULL, 0xdc17dec12a927e7cULL, 0x2f088dd86b4ebef1ULL,
       0xd1ca2087da74d4a7ULL, 0x2da2596696cebc1dULL, 0x0e2b7eedbbfd87d2ULL}}};
 
+void cz_g1_aff_sigma(cz_g1_aff *out, const cz_g1_aff *p)
+{
+    cz_fp_mul(&out->x, &p->x, &beta);
+    out->y = p->y;
+}
+
 int cz_g1_in_subgroup(const cz_g1_jac *p)
 {
     if (cz_g1_is_inf(p)) return 1;

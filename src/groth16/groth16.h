@@ -52,7 +52,8 @@ void cz_groth16_pk_free(cz_groth16_pk *pk);
 
 /* ---- proving (prover.c) ---- */
 typedef struct {
-    double spmv_ms, ntt_ms, msm_h_ms, msm_l_ms, msm_a_ms, msm_b1_ms, msm_b2_ms, total_ms;
+    /* msm_hl_ms: the H and L (bellperson) / C (zkey) MSMs, summed in one run */
+    double spmv_ms, ntt_ms, msm_hl_ms, msm_a_ms, msm_b1_ms, msm_b2_ms, total_ms;
 } cz_groth16_timings;
 
 /* Checks that pk fits cs (every query length), then proves with the full
@@ -104,9 +105,9 @@ typedef struct {
  * c = a∘b; each of a, b, c goes iNTT, times w_2n^i, NTT (evaluations on the
  * odd points of the 2n domain; roots from generator 5); h = a b - c, no
  * division by Z. Then A, B (G1, G2) MSMs over all signals, C over the
- * private ones, H over h, and cz_groth16_assemble. w: n_vars entries,
+ * private ones plus H over h (one MSM), and cz_groth16_assemble. w: n_vars entries,
  * Montgomery, w[0] = 1. An unsatisfying witness gives a proof that does not
- * verify. t may be NULL (msm_l_ms holds the C MSM). */
+ * verify. t may be NULL. */
 cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, const cz_fr *w, const cz_fr *r,
                              const cz_fr *s, cz_pool *pool, cz_groth16_timings *t, char *msg, size_t msglen);
 

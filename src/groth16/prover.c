@@ -161,14 +161,12 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     free(b); b = NULL;
     free(c); c = NULL;
 
-    cz_g1_jac h_acc, l_acc, a_acc, b1_acc;
+    cz_g1_jac h_acc, a_acc, b1_acc;
     cz_g2_jac b2_acc;
     ts = cz_now_ms();
-    if ((err = cz_msm_g1(&h_acc, pk->h, a, m - 1, 1, NULL, pool))) goto msm_fail;
-    tm.msm_h_ms = cz_now_ms() - ts;
-    ts = cz_now_ms();
-    if ((err = cz_msm_g1(&l_acc, pk->l, w + cs->n_inputs, n_aux, 1, NULL, pool))) goto msm_fail;
-    tm.msm_l_ms = cz_now_ms() - ts;
+    cz_msm_g1_term hl[2] = {{pk->h, a, m - 1, NULL}, {pk->l, w + cs->n_inputs, n_aux, NULL}};
+    if ((err = cz_msm_g1_sum(&h_acc, hl, 2, 1, pool))) goto msm_fail;
+    tm.msm_hl_ms = cz_now_ms() - ts;
     ts = cz_now_ms();
     if ((err = cz_msm_g1(&a_acc, pk->a, w, cs->n_vars, 1, da, pool))) goto msm_fail;
     tm.msm_a_ms = cz_now_ms() - ts;
@@ -179,7 +177,6 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     if ((err = cz_msm_g2(&b2_acc, pk->b_g2, w, cs->n_vars, 1, db, pool))) goto msm_fail;
     tm.msm_b2_ms = cz_now_ms() - ts;
 
-    cz_g1_add(&h_acc, &h_acc, &l_acc);
     cz_groth16_assemble(out, &pk->vk, &a_acc, &b2_acc, &b1_acc, &h_acc, r, s);
     goto done;
 msm_fail:

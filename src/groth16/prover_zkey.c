@@ -8,7 +8,8 @@
  *   h_i = a_i b_i - c_i: (A B - C)(w_2n^(2i+1)); the H bases are the matching
  *       odd Lagrange points L_{2i+1}(tau)/delta, and (A B - C) vanishes on the
  *       even points, so sum h_i H_i = (A B - C)(tau)/delta: no division by Z
- *   MSMs: A, B1, B2 over all signals, C over the private ones, H over h
+ *   MSMs: A, B1, B2 over all signals; C over the private ones plus H over h
+ *       in one run (their sums are added anyway)
  *   proof = cz_groth16_assemble (the formulas snarkjs and bellperson share) */
 #include "groth16/groth16.h"
 #include "util/clock.h"
@@ -101,14 +102,12 @@ cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, co
     free(b); b = NULL;
     free(c); c = NULL;
 
-    cz_g1_jac h_acc, c_acc, a_acc, b1_acc;
+    cz_g1_jac c_acc, a_acc, b1_acc;
     cz_g2_jac b2_acc;
     ts = cz_now_ms();
-    if ((err = cz_msm_g1(&h_acc, pk->h, a, n, 1, NULL, pool))) goto msm_fail;
-    tm.msm_h_ms = cz_now_ms() - ts;
-    ts = cz_now_ms();
-    if ((err = cz_msm_g1(&c_acc, pk->c, w + n_in, pk->n_vars - n_in, 1, NULL, pool))) goto msm_fail;
-    tm.msm_l_ms = cz_now_ms() - ts;
+    cz_msm_g1_term hc[2] = {{pk->h, a, n, NULL}, {pk->c, w + n_in, pk->n_vars - n_in, NULL}};
+    if ((err = cz_msm_g1_sum(&c_acc, hc, 2, 1, pool))) goto msm_fail;
+    tm.msm_hl_ms = cz_now_ms() - ts;
     ts = cz_now_ms();
     if ((err = cz_msm_g1(&a_acc, pk->a, w, pk->n_vars, 1, NULL, pool))) goto msm_fail;
     tm.msm_a_ms = cz_now_ms() - ts;
@@ -119,7 +118,6 @@ cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, co
     if ((err = cz_msm_g2(&b2_acc, pk->b_g2, w, pk->n_vars, 1, NULL, pool))) goto msm_fail;
     tm.msm_b2_ms = cz_now_ms() - ts;
 
-    cz_g1_add(&c_acc, &c_acc, &h_acc);
     cz_groth16_assemble(out, &pk->vk, &a_acc, &b2_acc, &b1_acc, &c_acc, r, s);
     goto done;
 msm_fail:

@@ -8,11 +8,20 @@
 
 static int cfg_window, cfg_strategy; /* cz__msm_config; 0 = automatic */
 static int cfg_prefetch = 1;
+static int cfg_glv; /* 0 automatic, 1 forced on, 2 forced off */
 
 /* windows of c >= 2 bits for a scalar k < r < 2^255: k + H must stay below
  * 2^(nw c) (msm_tmpl.h), which nw c >= 256 gives for c >= 3 (r < 0.91 2^255)
  * and c = 2 needs one window more */
 static int num_windows(int c) { return (256 + c - 1) / c + (c == 2); }
+
+/* the same for the halves of the endomorphism split, k < z < 0.68 2^128:
+ * nw c >= 129 keeps k + H below 2^(nw c) for c >= 3 */
+static int num_windows_glv(int c) { return (129 + c - 1) / c + (c == 2); }
+
+/* more scalars than this are not split (the split needs ~160 bytes of
+ * scratch per scalar, and its gain shrinks as n grows) */
+#define GLV_MAX ((size_t)1 << 22)
 
 /* points are split into this many chunks per window so that there are at
  * least about 2 tasks per thread */
@@ -26,6 +35,7 @@ void cz__msm_config(int window_bits, int strategy)
 {
     cfg_window = window_bits >= 2 && window_bits <= 16 ? window_bits : 0;
     cfg_prefetch = !(strategy & 4);
+    cfg_glv = strategy & 8 ? 1 : strategy & 16 ? 2 : 0;
     strategy &= 3;
     cfg_strategy = strategy == 1 || strategy == 2 ? strategy : 0;
 }
@@ -62,54 +72,131 @@ static size_t l2_bytes(void)
 }
 
 /* Minimise (windows) x (point additions + bucket-sum additions), in units of
- * one XYZZ mixed addition: a batch-affine addition costs about 0.6 of one, a
- * bucket costs two additions in the running sums (~2.4), and a point
- * addition costs 1.4 times as much once the affine bucket array outgrows L2
- * (measured on G1 at 2^20: 16-bit windows, 3 MiB of buckets, were 14 % slower
- * than 13-bit ones although they need 20 % fewer additions). Capped at 16
- * bits. aff_bytes is the size of one affine point. With several threads the
- * cost is that of the busiest thread: (window, chunk) tasks are dealt out in
- * rounds of `threads`, so 20 windows suit 2 threads better than 19. */
-int cz__msm_window_bits_for(size_t n, size_t aff_bytes, unsigned threads)
+ * one XYZZ mixed addition: a batch-affine addition costs about 0.6 of one; a
+ * bucket costs two additions in the running sums: ~2.4 in XYZZ, ~1.4 as the
+ * batched affine sums of wide windows (bucket_sum_ba); a point addition costs
+ * 1.4 times as much once the affine bucket array outgrows L2 (measured on G1
+ * at 2^20: 16-bit windows, 3 MiB of buckets, were 14 % slower than 13-bit
+ * ones although they need 20 % fewer additions). Capped at 16 bits.
+ * aff_bytes is the size of one affine point. With several threads the cost
+ * is that of the busiest thread: (window, chunk) tasks are dealt out in
+ * rounds of `threads`, so 20 windows suit 2 threads better than 19. The
+ * endomorphism split doubles the points and halves the windows (so the
+ * bucket sums), for ~0.15 per scalar (one multiplication and the split). */
+int cz__msm_plan(size_t n, size_t aff_bytes, unsigned threads, int glv_possible, int *glv)
 {
     if (threads < 1) threads = 1;
-    if (cfg_window) return cfg_window;
-    int best = 2;
+    int g_lo = 0, g_hi = 0;
+    if (glv_possible && cfg_glv != 2 && (n <= GLV_MAX || cfg_glv == 1)) g_hi = 1;
+    if (glv_possible && cfg_glv == 1) g_lo = 1;
+    int best = 2, best_g = g_lo;
     double best_cost = 1e300;
-    for (int c = 2; c <= 16; c++) {
-        double nw = num_windows(c), nb = (double)((size_t)1 << (c - 1));
-        double per_point = 1.0;
-        if (auto_batch_affine(c)) {
-            per_point = 0.6;
-            if (nb * (double)aff_bytes > (double)l2_bytes()) per_point *= 1.4;
+    for (int g = g_lo; g <= g_hi; g++) {
+        for (int c = 2; c <= 16; c++) {
+            if (cfg_window && c != cfg_window) continue;
+            size_t pts = g ? 2 * n : n;
+            double nw = g ? num_windows_glv(c) : num_windows(c), nb = (double)((size_t)1 << (c - 1));
+            double per_point = 1.0, per_bucket = 2.4;
+            if (auto_batch_affine(c)) {
+                per_point = 0.6;
+                per_bucket = 1.4;
+                if (nb * (double)aff_bytes > (double)l2_bytes()) per_point *= 1.4;
+            }
+            size_t nch = num_chunks((int)nw, threads, pts);
+            double rounds = (double)(((size_t)nw * nch + threads - 1) / threads);
+            double cost = rounds * (per_point * (double)((pts + nch - 1) / nch) + per_bucket * nb);
+            if (g) cost += 0.15 * (double)n / threads;
+            if (cost < best_cost) { best_cost = cost; best = c; best_g = g; }
         }
-        size_t nch = num_chunks((int)nw, threads, n);
-        double rounds = (double)(((size_t)nw * nch + threads - 1) / threads);
-        double cost = rounds * (per_point * (double)((n + nch - 1) / nch) + 2.4 * nb);
-        if (cost < best_cost) { best_cost = cost; best = c; }
     }
+    *glv = best_g;
     return best;
+}
+
+int cz__msm_window_bits_for(size_t n, size_t aff_bytes, unsigned threads)
+{
+    int g;
+    return cz__msm_plan(n, aff_bytes, threads, 0, &g);
 }
 
 int cz_msm_window_bits(size_t n) { return cz__msm_window_bits_for(n, sizeof(cz_g1_aff), 1); }
 
-/* kh <- kh + H, H = sum_{w < nw} 2^(c-1) 2^(wc): afterwards every window of
- * kh is its signed digit plus 2^(c-1) (see msm_tmpl.h) */
-static void add_offset(uint64_t *kh, size_t n, int c, int nw)
+/* z = x^2 and m = floor(2^256 / z) (129 bits), for the split */
+static const uint64_t glv_z[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL};
+static const uint64_t glv_m[3] = {0x63f6e522f6cfee2eULL, 0x7c6becf1e01faaddULL, 1};
+
+/* Barrett: a = floor(k / 2^127) < 2^128, q = floor(a m / 2^129) is k div z
+ * or at most 2 below it; the remainder k - q z < 3z is then corrected */
+void cz__msm_glv_split(uint64_t k0[2], uint64_t k1[2], const uint64_t k[4])
 {
-    uint64_t h[5] = {0};
+    typedef unsigned __int128 u128;
+    uint64_t a[2] = {k[1] >> 63 | k[2] << 1, k[2] >> 63 | k[3] << 1};
+    uint64_t p[5] = {0};
+    for (int i = 0; i < 2; i++) {
+        u128 carry = 0;
+        for (int j = 0; j < 3; j++) {
+            u128 t = (u128)a[i] * glv_m[j] + p[i + j] + carry;
+            p[i + j] = (uint64_t)t;
+            carry = t >> 64;
+        }
+        p[i + 3] += (uint64_t)carry;
+    }
+    uint64_t q[2] = {p[2] >> 1 | p[3] << 63, p[3] >> 1 | p[4] << 63};
+    /* rem = k - q z over 4 limbs */
+    uint64_t qz[4] = {0};
+    for (int i = 0; i < 2; i++) {
+        u128 carry = 0;
+        for (int j = 0; j < 2; j++) {
+            u128 t = (u128)q[i] * glv_z[j] + qz[i + j] + carry;
+            qz[i + j] = (uint64_t)t;
+            carry = t >> 64;
+        }
+        qz[i + 2] += (uint64_t)carry;
+    }
+    uint64_t rem[4];
+    u128 borrow = 0;
+    for (int i = 0; i < 4; i++) {
+        u128 t = (u128)k[i] - qz[i] - borrow;
+        rem[i] = (uint64_t)t;
+        borrow = (t >> 64) & 1;
+    }
+    /* while rem >= z: rem -= z, q++ (at most twice) */
+    for (;;) {
+        int ge = rem[3] || rem[2] || rem[1] > glv_z[1] || (rem[1] == glv_z[1] && rem[0] >= glv_z[0]);
+        if (!ge) break;
+        borrow = 0;
+        for (int i = 0; i < 4; i++) {
+            u128 t = (u128)rem[i] - (i < 2 ? glv_z[i] : 0) - borrow;
+            rem[i] = (uint64_t)t;
+            borrow = (t >> 64) & 1;
+        }
+        if (++q[0] == 0) q[1]++;
+    }
+    k0[0] = rem[0];
+    k0[1] = rem[1];
+    k1[0] = q[0];
+    k1[1] = q[1];
+}
+
+/* H = sum_{w < nw} 2^(c-1) 2^(wc) (below 2^(nw c) <= 2^320); adding it to
+ * a scalar makes every window its signed digit plus 2^(c-1) (msm_tmpl.h) */
+static void offset_h(uint64_t h[5], int c, int nw)
+{
+    memset(h, 0, 5 * sizeof *h);
     for (int w = 0; w < nw; w++) {
         int bit = w * c + c - 1;
         h[bit / 64] |= (uint64_t)1 << (bit % 64);
     }
-    for (size_t i = 0; i < n; i++) {
-        uint64_t *k = kh + 5 * i;
-        unsigned __int128 acc = 0;
-        for (int l = 0; l < 5; l++) {
-            acc += (unsigned __int128)k[l] + h[l];
-            k[l] = (uint64_t)acc;
-            acc >>= 64;
-        }
+}
+
+/* k <- k + h over kl limbs */
+static inline void add_h(uint64_t *k, int kl, const uint64_t *h)
+{
+    unsigned __int128 acc = 0;
+    for (int l = 0; l < kl; l++) {
+        acc += (unsigned __int128)k[l] + h[l];
+        k[l] = (uint64_t)acc;
+        acc >>= 64;
     }
 }
 
@@ -126,26 +213,44 @@ static inline int digit(const uint64_t *kh, int w, int c)
 #define G g1
 #define FE cz_fp
 #define FEP cz_fp
+#define MSM_GLV 1
 #include "msm/msm_tmpl.h"
 #undef G
 #undef FE
 #undef FEP
+#undef MSM_GLV
 #define G g2
 #define FE cz_fp2
 #define FEP cz_fp2
+#define MSM_GLV 0
 #include "msm/msm_tmpl.h"
 #undef G
 #undef FE
 #undef FEP
+#undef MSM_GLV
+
+cz_err cz_msm_g1_sum(cz_g1_jac *out, const cz_msm_g1_term *terms, size_t nterms, int scalars_mont,
+                     cz_pool *pool)
+{
+    return cz_g1_msm_impl(out, terms, nterms, scalars_mont, pool);
+}
+
+cz_err cz_msm_g2_sum(cz_g2_jac *out, const cz_msm_g2_term *terms, size_t nterms, int scalars_mont,
+                     cz_pool *pool)
+{
+    return cz_g2_msm_impl(out, terms, nterms, scalars_mont, pool);
+}
 
 cz_err cz_msm_g1(cz_g1_jac *out, const cz_g1_aff *bases, const cz_fr *scalars, size_t n,
                  int scalars_mont, const uint64_t *density, cz_pool *pool)
 {
-    return cz_g1_msm_impl(out, bases, scalars, n, scalars_mont, density, pool);
+    cz_msm_g1_term t = {bases, scalars, n, density};
+    return cz_g1_msm_impl(out, &t, 1, scalars_mont, pool);
 }
 
 cz_err cz_msm_g2(cz_g2_jac *out, const cz_g2_aff *bases, const cz_fr *scalars, size_t n,
                  int scalars_mont, const uint64_t *density, cz_pool *pool)
 {
-    return cz_g2_msm_impl(out, bases, scalars, n, scalars_mont, density, pool);
+    cz_msm_g2_term t = {bases, scalars, n, density};
+    return cz_g2_msm_impl(out, &t, 1, scalars_mont, pool);
 }

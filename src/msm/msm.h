@@ -6,13 +6,22 @@
  * witnesses are mostly bits); the rest go through Pippenger with signed-digit
  * windows whose width is chosen from their count, and buckets that are XYZZ
  * (small windows) or affine with batched additions sharing one inversion
- * (wide windows). Infinity bases are skipped. Work is split into (window,
- * chunk of points) tasks over the pool.
+ * (wide windows). On G1 the scalars may first be split by the endomorphism
+ * (cz_g1_aff_sigma) into two halves of 128 bits over P and -sigma(P), which
+ * halves the windows and so the bucket sums (chosen by the same cost model).
+ * That split needs every base in G1 (the order-r subgroup): a base outside
+ * it gives a wrong sum, as it would give an invalid proof anyway. Infinity
+ * bases are skipped. Work is split into (window, chunk of points) tasks over
+ * the pool.
  *
  * Density filtering: when `density` is non-NULL, `scalars` has n entries, the
  * bitmap has n bits, and `bases` holds one point for each set bit, in order
  * (bellperson drops the bases of variables that never occur in A or B). When
- * it is NULL, bases and scalars both have n entries. */
+ * it is NULL, bases and scalars both have n entries.
+ *
+ * cz_msm_g1_sum / cz_msm_g2_sum add up several MSMs (terms) in one
+ * Pippenger run, cheaper than separate runs whose results are added (the
+ * Groth16 C point sums the H and L/C terms). */
 #ifndef CZ_MSM_MSM_H
 #define CZ_MSM_MSM_H
 
@@ -22,6 +31,23 @@
 #include "util/err.h"
 #include "util/pool.h"
 
+typedef struct {
+    const cz_g1_aff *bases;
+    const cz_fr *scalars;
+    size_t n;
+    const uint64_t *density; /* NULL or n bits, as above */
+} cz_msm_g1_term;
+typedef struct {
+    const cz_g2_aff *bases;
+    const cz_fr *scalars;
+    size_t n;
+    const uint64_t *density;
+} cz_msm_g2_term;
+
+cz_err cz_msm_g1_sum(cz_g1_jac *out, const cz_msm_g1_term *terms, size_t nterms, int scalars_mont,
+                     cz_pool *pool);
+cz_err cz_msm_g2_sum(cz_g2_jac *out, const cz_msm_g2_term *terms, size_t nterms, int scalars_mont,
+                     cz_pool *pool);
 cz_err cz_msm_g1(cz_g1_jac *out, const cz_g1_aff *bases, const cz_fr *scalars, size_t n,
                  int scalars_mont, const uint64_t *density, cz_pool *pool);
 cz_err cz_msm_g2(cz_g2_jac *out, const cz_g2_aff *bases, const cz_fr *scalars, size_t n,
@@ -34,12 +60,18 @@ int cz_msm_window_bits(size_t n);
 
 /* Internal, for tests and benchmarks: force the window width (2..16; 0 =
  * automatic) and the bucket strategy (1 = XYZZ, 2 = batch-affine; 0 =
- * automatic; plus 4: bucket prefetches off) of later calls. Process-wide and not synchronised: set it while
- * no MSM runs. */
+ * automatic; plus 4: bucket prefetches off; plus 8: G1 endomorphism split
+ * forced on, 16: forced off) of later calls. Process-wide and not
+ * synchronised: set it while no MSM runs. */
 void cz__msm_config(int window_bits, int strategy);
-/* the window width for n scalars, affine points of aff_bytes bytes and a
- * pool of `threads` threads */
+/* the plan for n scalars (beyond 0 and 1), affine points of aff_bytes bytes,
+ * a pool of `threads` threads and whether the endomorphism split is
+ * possible (G1): returns the window width, *glv says whether to split */
+int cz__msm_plan(size_t n, size_t aff_bytes, unsigned threads, int glv_possible, int *glv);
+/* the window width without the split (cz__msm_plan with glv_possible 0) */
 int cz__msm_window_bits_for(size_t n, size_t aff_bytes, unsigned threads);
+/* k (plain, < r) = k0 + k1 z with z = x^2 (see cz_g1_aff_sigma), k0, k1 < z */
+void cz__msm_glv_split(uint64_t k0[2], uint64_t k1[2], const uint64_t k[4]);
 /* the strategy for window width c and n points per task (1 = batch-affine) */
 int cz__msm_use_batch_affine(int c, size_t n);
 /* additions per shared inversion for nbuckets batch-affine buckets */

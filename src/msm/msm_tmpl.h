@@ -1,9 +1,13 @@
 /* msm_tmpl.h — Pippenger for one group, included by msm.c once per group with
- * G (g1 or g2), FE (the coordinate field type) and FEP (its function prefix)
- * defined (see msm.h for the contract).
+ * G (g1 or g2), FE (the coordinate field type), FEP (its function prefix)
+ * and MSM_GLV (1 where cz_g1_aff_sigma exists) defined (see msm.h).
  *
- * Signed digits: a scalar k < r is cut into nw windows of c >= 2 bits
- * (nw * c >= 256, see num_windows). Adding H = sum_w 2^(c-1) 2^(wc) once
+ * Entries: every scalar other than 0 and 1 becomes an entry (base pointer,
+ * scalar of kl limbs). With the endomorphism split (G1) each scalar k gives
+ * two entries, k mod z on P and k div z on -sigma(P), of 128 bits each.
+ *
+ * Signed digits: a scalar k is cut into nw windows of c >= 2 bits
+ * (see num_windows). Adding H = sum_w 2^(c-1) 2^(wc) once
  * per scalar turns every window of k + H into d_w + 2^(c-1) with d_w in [-2^(c-1), 2^(c-1)),
  * so the digit of any window is one shift and one subtraction (no carry
  * chain), only 2^(c-1) buckets are needed, and a negative digit adds -P.
@@ -17,9 +21,11 @@
  *    queue until the batch is flushed. P + P and P + (-P) are caught when the
  *    batch is built (x equal) and become a doubling or an empty bucket.
  * XYZZ prefetches the bucket of the next point; batch-affine touches a
- * bucket only when its batch is flushed and prefetches it there. The bucket sums
- * sum_j (j+1) b[j] use running sums in XYZZ. Scalars equal to 1 are summed
- * by levels of pairwise batch-affine additions (see ones_task). */
+ * bucket only when its batch is flushed and prefetches it there. The bucket
+ * sums sum_j (j+1) b[j] use running sums: in XYZZ for XYZZ buckets, and for
+ * affine buckets as RED_SEGS running sums side by side whose additions share
+ * inversions (bucket_sum_ba). Scalars equal to 1 are summed by levels of
+ * pairwise batch-affine additions (see ones_task). */
 
 #define GCAT_(a, b, c) a##b##c
 #define GCAT(a, b, c) GCAT_(a, b, c)
@@ -27,14 +33,15 @@
 #define GT(kind) GCAT(cz_, G, _##kind)       /* cz_g1_aff ... */
 #define LF(name) GCAT(G, _msm_, name)        /* file-local helpers */
 #define FF(name) GCAT(FEP, _, name)          /* cz_fp_mul ... */
+#define MT GCAT(cz_msm_, G, _term)           /* cz_msm_g1_term */
 
 /* prefetches can be turned off to measure them (cz__msm_config) */
 #define PREFETCH(p) do { if (cfg_prefetch) __builtin_prefetch(p); } while (0)
 
 typedef struct {
-    const GT(aff) *bases;
-    const uint64_t *kh; /* 5 limbs per scalar: k + H */
-    const size_t *idx;  /* which base each scalar belongs to */
+    const GT(aff) *const *pp; /* the base of each entry */
+    const uint64_t *kh;       /* kl limbs per entry: k + H */
+    int kl;
     size_t n;
     int c, nw, batch_affine;
     size_t chunk, nchunks;
@@ -61,20 +68,130 @@ static void LF(window_xyzz)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *re
     GT(xyzz) *b = malloc(nb * sizeof *b);
     if (!b) { j->oom = 1; GF(set_inf)(res); return; }
     for (size_t i = 0; i < nb; i++) GF(xyzz_set_inf)(&b[i]);
-    int dn = lo < hi ? digit(j->kh + 5 * lo, w, j->c) : 0;
+    size_t kl = (size_t)j->kl;
+    int dn = lo < hi ? digit(j->kh + kl * lo, w, j->c) : 0;
     for (size_t i = lo; i < hi; i++) {
         int d = dn;
         if (i + 1 < hi) {
-            dn = digit(j->kh + 5 * (i + 1), w, j->c);
+            dn = digit(j->kh + kl * (i + 1), w, j->c);
             if (dn) PREFETCH(&b[(dn > 0 ? dn : -dn) - 1]);
         }
         if (!d) continue;
-        const GT(aff) *p = &j->bases[j->idx[i]];
+        const GT(aff) *p = j->pp[i];
         if (d > 0) GF(xyzz_add_mixed)(&b[d - 1], &b[d - 1], p);
         else GF(xyzz_sub_mixed)(&b[-d - 1], &b[-d - 1], p);
     }
     BUCKET_SUM(res, b, nb, GF(xyzz_add));
     free(b);
+}
+
+/* ---- batched affine additions ----
+ * o[t] = a[t] + b[t] for t < m (arrays with strides os, as, bs), infinity
+ * being (0, 0), with one shared inversion: a forward pass of prefix
+ * products, a backward pass of single inverses, a forward pass of sums. Each
+ * o[t] is written after a[u], b[u] for u <= t are read, so o may overlap a or
+ * b when it never runs ahead of them (o[t] at or before a[t], b[t]). den,
+ * pre and kind are m-entry scratch. */
+enum { LF(S_ADD), LF(S_DBL), LF(S_ZERO), LF(S_A), LF(S_B) };
+
+static void LF(pair_add)(GT(aff) *o, size_t os, const GT(aff) *a, size_t as, const GT(aff) *b, size_t bs,
+                         size_t m, FE *den, FE *pre, uint8_t *kind)
+{
+    FE acc;
+    FF(one)(&acc);
+    for (size_t t = 0; t < m; t++) {
+        const GT(aff) *pa = a + t * as, *pb = b + t * bs;
+        pre[t] = acc;
+        if (GF(aff_is_inf)(pa)) { kind[t] = LF(S_B); continue; }
+        if (GF(aff_is_inf)(pb)) { kind[t] = LF(S_A); continue; }
+        FF(sub)(&den[t], &pb->x, &pa->x);
+        if (!FF(is_zero)(&den[t])) kind[t] = LF(S_ADD);
+        else if (FF(eq)(&pa->y, &pb->y) && !FF(is_zero)(&pa->y)) {
+            kind[t] = LF(S_DBL);
+            FF(dbl)(&den[t], &pa->y);
+        } else {
+            kind[t] = LF(S_ZERO);
+            continue;
+        }
+        FF(mul)(&acc, &acc, &den[t]);
+    }
+    FF(inv)(&acc, &acc);
+    for (size_t t = m; t-- > 0;) {
+        if (kind[t] != LF(S_ADD) && kind[t] != LF(S_DBL)) continue;
+        FE d = den[t];
+        FF(mul)(&den[t], &acc, &pre[t]); /* 1 / den */
+        FF(mul)(&acc, &acc, &d);
+    }
+    for (size_t t = 0; t < m; t++) {
+        const GT(aff) *pa = a + t * as, *pb = b + t * bs;
+        GT(aff) *po = o + t * os;
+        if (kind[t] == LF(S_A)) { *po = *pa; continue; }
+        if (kind[t] == LF(S_B)) { *po = *pb; continue; }
+        if (kind[t] == LF(S_ZERO)) { GF(aff_set_inf)(po); continue; }
+        FE l, x3, dx;
+        if (kind[t] == LF(S_ADD)) {
+            FF(sub)(&l, &pb->y, &pa->y);
+        } else { /* lambda = 3x^2 / 2y */
+            FE t3;
+            FF(sqr)(&l, &pa->x);
+            FF(dbl)(&t3, &l);
+            FF(add)(&l, &l, &t3);
+        }
+        FF(mul)(&l, &l, &den[t]);
+        FF(sqr)(&x3, &l);
+        FF(sub)(&x3, &x3, &pa->x);
+        FF(sub)(&x3, &x3, &pb->x); /* pb->x == pa->x when doubling */
+        FF(sub)(&dx, &pa->x, &x3);
+        FF(mul)(&dx, &dx, &l);
+        FF(sub)(&po->y, &dx, &pa->y);
+        po->x = x3;
+    }
+}
+
+/* sum_{i < nb} (i+1) b[i] over affine buckets (infinity (0, 0)): RED_SEGS
+ * segments of L = nb / RED_SEGS buckets run their running sums from the top
+ * side by side (run_s += b[s L + i], then sum_s += run_s, each step's
+ * additions sharing one inversion); bucket s L + i weighs (i + 1) + s L, so
+ * the total is sum_s sum_s + L sum_s s run_s, the last by XYZZ running sums
+ * and log2(L) doublings. Returns 0 (nothing done) when nb is too small or
+ * memory is short. */
+#define RED_SEGS 128
+
+static int LF(bucket_sum_ba)(GT(jac) *res, const GT(aff) *b, size_t nb)
+{
+    size_t S = RED_SEGS;
+    if (nb < 8 * S) return 0;
+    size_t L = nb / S;
+    GT(aff) *run = malloc(2 * S * sizeof *run);
+    FE *den = malloc(2 * S * sizeof *den);
+    uint8_t *kind = malloc(S);
+    if (!run || !den || !kind) {
+        free(run); free(den); free(kind);
+        return 0;
+    }
+    GT(aff) *sum = run + S;
+    for (size_t s = 0; s < 2 * S; s++) GF(aff_set_inf)(&run[s]);
+    for (size_t i = L; i-- > 0;) {
+        LF(pair_add)(run, 1, run, 1, b + i, L, S, den, den + S, kind);
+        LF(pair_add)(sum, 1, sum, 1, run, 1, S, den, den + S, kind);
+    }
+    GT(xyzz) tot, r2, acc;
+    GF(xyzz_set_inf)(&tot);
+    GF(xyzz_set_inf)(&r2);
+    GF(xyzz_set_inf)(&acc);
+    for (size_t s = S; s-- > 0;) {
+        GF(xyzz_add_mixed)(&tot, &tot, &sum[s]);
+        if (s == 0) break;
+        GF(xyzz_add_mixed)(&r2, &r2, &run[s]);
+        GF(xyzz_add)(&acc, &acc, &r2);
+    }
+    GT(jac) w, t;
+    GF(xyzz_to_jac)(&w, &acc);
+    for (size_t l = L; l > 1; l >>= 1) GF(dbl)(&w, &w);
+    GF(xyzz_to_jac)(&t, &tot);
+    GF(add)(res, &w, &t);
+    free(run); free(den); free(kind);
+    return 1;
 }
 
 /* ---- batch-affine buckets ---- */
@@ -222,10 +339,10 @@ static void LF(window_ba)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *res)
     }
     for (size_t i = 0; i < nb; i++) GF(aff_set_inf)(&s.bk[i]);
     for (size_t i = lo; i < hi; i++) {
-        int d = digit(j->kh + 5 * i, w, j->c);
+        int d = digit(j->kh + (size_t)j->kl * i, w, j->c);
         if (!d) continue;
         uint32_t b = (uint32_t)((d > 0 ? d : -d) - 1);
-        const GT(aff) *p = &j->bases[j->idx[i]];
+        const GT(aff) *p = j->pp[i];
         if (s.st[b] == LF(BUSY)) {
             s.qb[s.nq] = b;
             s.qp[s.nq] = p;
@@ -237,7 +354,7 @@ static void LF(window_ba)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *res)
         }
     }
     while (s.m || s.nq) LF(flush)(&s);
-    BUCKET_SUM(res, s.bk, nb, GF(xyzz_add_mixed));
+    if (!LF(bucket_sum_ba)(res, s.bk, nb)) BUCKET_SUM(res, s.bk, nb, GF(xyzz_add_mixed));
 out:
     free(s.bk);
     free(s.st);
@@ -271,69 +388,18 @@ static void LF(window_task)(void *ctx, size_t t)
 #define ONES_BATCH 1024
 #define ONES_TAIL 32
 
-enum { LF(S_ADD), LF(S_DBL), LF(S_ZERO), LF(S_A), LF(S_B) };
-
 static void LF(halve)(GT(aff) *w, size_t len, FE *den, FE *pre, uint8_t *kind)
 {
     size_t half = len / 2;
     for (size_t j0 = 0; j0 < half; j0 += ONES_BATCH) {
         size_t m = half - j0 < ONES_BATCH ? half - j0 : ONES_BATCH;
-        FE acc;
-        FF(one)(&acc);
-        for (size_t t = 0; t < m; t++) {
-            const GT(aff) *a = &w[2 * (j0 + t)], *b = a + 1;
-            pre[t] = acc;
-            if (GF(aff_is_inf)(a)) { kind[t] = LF(S_B); continue; }
-            if (GF(aff_is_inf)(b)) { kind[t] = LF(S_A); continue; }
-            FF(sub)(&den[t], &b->x, &a->x);
-            if (!FF(is_zero)(&den[t])) kind[t] = LF(S_ADD);
-            else if (FF(eq)(&a->y, &b->y) && !FF(is_zero)(&a->y)) {
-                kind[t] = LF(S_DBL);
-                FF(dbl)(&den[t], &a->y);
-            } else {
-                kind[t] = LF(S_ZERO);
-                continue;
-            }
-            FF(mul)(&acc, &acc, &den[t]);
-        }
-        FF(inv)(&acc, &acc);
-        for (size_t t = m; t-- > 0;) {
-            if (kind[t] != LF(S_ADD) && kind[t] != LF(S_DBL)) continue;
-            FE d = den[t];
-            FF(mul)(&den[t], &acc, &pre[t]); /* 1 / den */
-            FF(mul)(&acc, &acc, &d);
-        }
-        for (size_t t = 0; t < m; t++) {
-            const GT(aff) *a = &w[2 * (j0 + t)], *b = a + 1;
-            GT(aff) *o = &w[j0 + t];
-            if (kind[t] == LF(S_A)) { *o = *a; continue; }
-            if (kind[t] == LF(S_B)) { *o = *b; continue; }
-            if (kind[t] == LF(S_ZERO)) { GF(aff_set_inf)(o); continue; }
-            FE l, x3, dx;
-            if (kind[t] == LF(S_ADD)) {
-                FF(sub)(&l, &b->y, &a->y);
-            } else { /* lambda = 3x^2 / 2y */
-                FE t3;
-                FF(sqr)(&l, &a->x);
-                FF(dbl)(&t3, &l);
-                FF(add)(&l, &l, &t3);
-            }
-            FF(mul)(&l, &l, &den[t]);
-            FF(sqr)(&x3, &l);
-            FF(sub)(&x3, &x3, &a->x);
-            FF(sub)(&x3, &x3, &b->x); /* b->x == a->x when doubling */
-            FF(sub)(&dx, &a->x, &x3);
-            FF(mul)(&dx, &dx, &l);
-            FF(sub)(&o->y, &dx, &a->y);
-            o->x = x3;
-        }
+        LF(pair_add)(w + j0, 1, w + 2 * j0, 2, w + 2 * j0 + 1, 2, m, den, pre, kind);
     }
     if (len & 1) w[half] = w[len - 1];
 }
 
 typedef struct {
-    const GT(aff) *bases;
-    const size_t *idx;
+    const GT(aff) *const *pp;
     size_t n, chunk;
     GT(jac) *results;
 } LF(ones_job);
@@ -361,10 +427,10 @@ static void LF(ones_task)(void *ctx, size_t t)
         size_t len = hi - b0 < ONES_BLOCK ? hi - b0 : ONES_BLOCK;
         if (!w || len <= 4 * ONES_TAIL) {
             for (size_t i = b0; i < b0 + len; i++)
-                GF(xyzz_add_mixed)(&acc, &acc, &j->bases[j->idx[i]]);
+                GF(xyzz_add_mixed)(&acc, &acc, j->pp[i]);
             continue;
         }
-        for (size_t i = 0; i < len; i++) w[i] = j->bases[j->idx[b0 + i]];
+        for (size_t i = 0; i < len; i++) w[i] = *j->pp[b0 + i];
         while (len > ONES_TAIL) {
             LF(halve)(w, len, den, pre, kind);
             len = (len + 1) / 2;
@@ -378,39 +444,84 @@ static void LF(ones_task)(void *ctx, size_t t)
     GF(xyzz_to_jac)(&j->results[t], &acc);
 }
 
-static cz_err GF(msm_impl)(GT(jac) *out, const GT(aff) *bases, const cz_fr *scalars, size_t n,
-                    int scalars_mont, const uint64_t *density, cz_pool *pool)
+/* ---- entries: scalars + H, or the endomorphism split ---- */
+#define PREP_CHUNK 4096
+
+typedef struct {
+    const GT(aff) *const *pp;
+    uint64_t *kh;        /* 5 limbs per scalar, plain; + H in place unless split */
+    size_t n;
+    uint64_t h[5];
+    GT(aff) *sg;         /* split: -sigma(P) per scalar */
+    const GT(aff) **pp2; /* split: entries (P, k mod z), (-sigma(P), k div z) */
+    uint64_t *k2;        /* split: 3 limbs per entry, + H */
+} LF(prep_job);
+
+static void LF(prep_task)(void *ctx, size_t t)
+{
+    LF(prep_job) *j = ctx;
+    size_t lo = t * PREP_CHUNK, hi = lo + PREP_CHUNK < j->n ? lo + PREP_CHUNK : j->n;
+#if MSM_GLV
+    if (j->k2) {
+        for (size_t i = lo; i < hi; i++) {
+            uint64_t *d = j->k2 + 6 * i;
+            cz__msm_glv_split(d, d + 3, j->kh + 5 * i);
+            d[2] = d[5] = 0;
+            add_h(d, 3, j->h);
+            add_h(d + 3, 3, j->h);
+            GF(aff_sigma)(&j->sg[i], j->pp[i]);
+            FF(neg)(&j->sg[i].y, &j->sg[i].y);
+            j->pp2[2 * i] = j->pp[i];
+            j->pp2[2 * i + 1] = &j->sg[i];
+        }
+        return;
+    }
+#endif
+    for (size_t i = lo; i < hi; i++) add_h(j->kh + 5 * i, 5, j->h);
+}
+
+static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int scalars_mont,
+                           cz_pool *pool)
 {
     GF(set_inf)(out);
     cz_err err = CZ_OK;
+    size_t n = 0;
+    for (size_t t = 0; t < nterms; t++) n += terms[t].n;
     /* split scalars into ones and the rest (plain form); infinity bases
      * contribute nothing and are dropped here */
-    size_t *ones = malloc((n ? n : 1) * sizeof *ones);
-    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    const GT(aff) **ones = malloc((n ? n : 1) * sizeof *ones);
+    const GT(aff) **pp = malloc((n ? n : 1) * sizeof *pp);
     uint64_t *kh = malloc((n ? n : 1) * 5 * sizeof *kh);
+    const GT(aff) **pp2 = NULL;
+    GT(aff) *sg = NULL;
+    uint64_t *k2 = NULL;
     GT(jac) *results = NULL;
-    if (!ones || !idx || !kh) { err = CZ_ERR_NOMEM; goto done; }
-    size_t n_ones = 0, n_big = 0, base = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (density && !((density[i / 64] >> (i % 64)) & 1)) continue;
-        size_t bi = density ? base++ : i;
-        cz_fr s;
-        if (scalars_mont) cz_fr_from_mont(&s, &scalars[i]);
-        else s = scalars[i];
-        if (s.l[3] == 0 && s.l[2] == 0 && s.l[1] == 0 && s.l[0] <= 1) {
-            if (s.l[0] == 1 && !GF(aff_is_inf)(&bases[bi])) ones[n_ones++] = bi;
-            continue;
+    if (!ones || !pp || !kh) { err = CZ_ERR_NOMEM; goto done; }
+    size_t n_ones = 0, n_big = 0;
+    for (size_t t = 0; t < nterms; t++) {
+        const MT *tm = &terms[t];
+        size_t base = 0;
+        for (size_t i = 0; i < tm->n; i++) {
+            if (tm->density && !((tm->density[i / 64] >> (i % 64)) & 1)) continue;
+            const GT(aff) *bp = &tm->bases[tm->density ? base++ : i];
+            cz_fr s;
+            if (scalars_mont) cz_fr_from_mont(&s, &tm->scalars[i]);
+            else s = tm->scalars[i];
+            if (s.l[3] == 0 && s.l[2] == 0 && s.l[1] == 0 && s.l[0] <= 1) {
+                if (s.l[0] == 1 && !GF(aff_is_inf)(bp)) ones[n_ones++] = bp;
+                continue;
+            }
+            if (GF(aff_is_inf)(bp)) continue;
+            pp[n_big] = bp;
+            memcpy(kh + 5 * n_big, s.l, 4 * sizeof *kh);
+            kh[5 * n_big + 4] = 0;
+            n_big++;
         }
-        if (GF(aff_is_inf)(&bases[bi])) continue;
-        idx[n_big] = bi;
-        memcpy(kh + 5 * n_big, s.l, 4 * sizeof *kh);
-        kh[5 * n_big + 4] = 0;
-        n_big++;
     }
     unsigned th = cz_pool_threads(pool);
     if (n_ones) {
         size_t nt = n_ones < 4096 ? 1 : 4 * (size_t)th;
-        LF(ones_job) oj = {.bases = bases, .idx = ones, .n = n_ones, .chunk = (n_ones + nt - 1) / nt};
+        LF(ones_job) oj = {.pp = ones, .n = n_ones, .chunk = (n_ones + nt - 1) / nt};
         results = malloc(nt * sizeof *results);
         if (!results) { err = CZ_ERR_NOMEM; goto done; }
         oj.results = results;
@@ -420,13 +531,37 @@ static cz_err GF(msm_impl)(GT(jac) *out, const GT(aff) *bases, const cz_fr *scal
         results = NULL;
     }
     if (n_big) {
-        int c = cz__msm_window_bits_for(n_big, sizeof(GT(aff)), th);
-        int nw = num_windows(c);
-        add_offset(kh, n_big, c, nw);
-        size_t nchunks = num_chunks(nw, th, n_big);
-        LF(job) j = {.bases = bases, .kh = kh, .idx = idx, .n = n_big, .c = c, .nw = nw,
-                     .batch_affine = cz__msm_use_batch_affine(c, n_big / nchunks),
-                     .chunk = (n_big + nchunks - 1) / nchunks, .nchunks = nchunks};
+        int glv;
+        int c = cz__msm_plan(n_big, sizeof(GT(aff)), th, MSM_GLV, &glv);
+        LF(prep_job) pj = {.pp = pp, .kh = kh, .n = n_big};
+        LF(job) j = {.c = c};
+        if (glv) {
+            sg = malloc(n_big * sizeof *sg);
+            pp2 = malloc(2 * n_big * sizeof *pp2);
+            k2 = malloc(2 * n_big * 3 * sizeof *k2);
+            if (!sg || !pp2 || !k2) { err = CZ_ERR_NOMEM; goto done; }
+            pj.sg = sg;
+            pj.pp2 = pp2;
+            pj.k2 = k2;
+            j.pp = pp2;
+            j.kh = k2;
+            j.kl = 3;
+            j.n = 2 * n_big;
+            j.nw = num_windows_glv(c);
+        } else {
+            j.pp = pp;
+            j.kh = kh;
+            j.kl = 5;
+            j.n = n_big;
+            j.nw = num_windows(c);
+        }
+        offset_h(pj.h, c, j.nw);
+        cz_pool_run(pool, (n_big + PREP_CHUNK - 1) / PREP_CHUNK, LF(prep_task), &pj);
+        int nw = j.nw;
+        size_t nchunks = num_chunks(nw, th, j.n);
+        j.nchunks = nchunks;
+        j.chunk = (j.n + nchunks - 1) / nchunks;
+        j.batch_affine = cz__msm_use_batch_affine(c, j.n / nchunks);
         results = malloc((size_t)nw * nchunks * sizeof *results);
         if (!results) { err = CZ_ERR_NOMEM; goto done; }
         j.results = results;
@@ -443,13 +578,18 @@ static cz_err GF(msm_impl)(GT(jac) *out, const GT(aff) *bases, const cz_fr *scal
 done:
     free(results);
     free(ones);
-    free(idx);
+    free(pp);
     free(kh);
+    free(pp2);
+    free(sg);
+    free(k2);
     if (err) GF(set_inf)(out);
     return err;
 }
 
 #undef BUCKET_SUM
+#undef RED_SEGS
+#undef PREP_CHUNK
 #undef BA_AHEAD
 #undef ONES_BLOCK
 #undef ONES_BATCH
@@ -461,3 +601,4 @@ done:
 #undef GT
 #undef LF
 #undef FF
+#undef MT

@@ -1,6 +1,7 @@
 /* cuzk_main.c — the `cuzk` command line: dispatches the first argument to a
  * subcommand. Exit codes: 0 success, 1 a check failed (invalid proof, failing
  * vector), 2 an error (bad usage, unreadable input). */
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,6 +41,12 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) { usage(stderr); return 2; }
+    /* The provers allocate and free scratch of 0.1-50 MB per stage and per
+     * MSM task; served from fresh mappings each time, every page faults
+     * again (~1 ms per 2^14 MSM). Keep such blocks in the heap instead; far
+     * larger arrays (big circuits) still get their own mappings. */
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
     const char *cmd = argv[1];
     if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) { usage(stdout); return 0; }
     if (!strcmp(cmd, "vectors")) return cz_cmd_vectors(argc - 1, argv + 1);

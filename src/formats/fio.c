@@ -14,8 +14,14 @@
 
 cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen)
 {
+    return cz__map_file_fd(m, NULL, path, msg, msglen);
+}
+
+cz_err cz__map_file_fd(cz__mapped *m, int *keep_fd, const char *path, char *msg, size_t msglen)
+{
     static const uint8_t empty[1];
     memset(m, 0, sizeof *m);
+    if (keep_fd) *keep_fd = -1;
     int fd = open(path, O_RDONLY);
     if (fd < 0) return cz_fail(CZ_ERR_IO, msg, msglen, "cannot open %s: %s", path, strerror(errno));
     struct stat st;
@@ -33,13 +39,15 @@ cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen)
         return cz_fail(CZ_ERR_IO, msg, msglen, "%s: too large to map", path);
     }
     if (st.st_size == 0) {
-        close(fd);
+        if (keep_fd) *keep_fd = fd;
+        else close(fd);
         m->p = empty;
         return CZ_OK;
     }
     void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     int en = errno;
-    close(fd);
+    if (keep_fd && p != MAP_FAILED) *keep_fd = fd;
+    else close(fd);
     if (p == MAP_FAILED) return cz_fail(CZ_ERR_IO, msg, msglen, "cannot map %s: %s", path, strerror(en));
     m->map = p;
     m->p = p;
@@ -51,6 +59,48 @@ void cz__unmap_file(cz__mapped *m)
 {
     if (m->map) munmap(m->map, m->len);
     memset(m, 0, sizeof *m);
+}
+
+#define HUGE (2u << 20)
+
+cz_err cz__map_anon(cz__mapped *m, size_t len, char *msg, size_t msglen)
+{
+    memset(m, 0, sizeof *m);
+    if (len == 0) len = 1;
+    if (len > SIZE_MAX - 2 * (size_t)HUGE) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    size_t len_up = (len + HUGE - 1) & ~(size_t)(HUGE - 1), big = len_up + HUGE;
+    uint8_t *raw = mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory (%zu bytes)", len);
+    /* keep only the 2 MiB aligned part, so that whole huge pages fit */
+    uint8_t *p = (uint8_t *)(((uintptr_t)raw + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
+    if (p > raw) munmap(raw, (size_t)(p - raw));
+    if (raw + big > p + len_up) munmap(p + len_up, (size_t)(raw + big - (p + len_up)));
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, len_up, MADV_HUGEPAGE); /* a hint: failure only costs time */
+#endif
+#ifdef MADV_POPULATE_WRITE
+    (void)madvise(p, len_up, MADV_POPULATE_WRITE); /* ditto (Linux >= 5.14) */
+#endif
+    m->map = p;
+    m->p = p;
+    m->len = len_up;
+    return CZ_OK;
+}
+
+cz_err cz__pread_all(int fd, void *dst, size_t len, uint64_t off, const char *path, char *msg, size_t msglen)
+{
+    uint8_t *d = dst;
+    while (len) {
+        ssize_t k = pread(fd, d, len, (off_t)off);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0)
+            return cz_fail(CZ_ERR_IO, msg, msglen, "cannot read %s: %s", path,
+                           k < 0 ? strerror(errno) : "the file became shorter");
+        d += k;
+        len -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return CZ_OK;
 }
 
 cz_err cz__writer_open(cz__writer *w, const char *path, char *msg, size_t msglen)

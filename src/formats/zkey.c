@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "formats/fio.h"
 #include "formats/iden3bin.h"
@@ -52,13 +53,22 @@ static const char *point_err(cz_err e)
                                       : "not in the order-r subgroup";
 }
 
-/* ---- parallel validation of one point array (and the copy into dst) ---- */
-#define VCHUNK 2048
+/* ---- parallel validation of the five point arrays (and copies) ----
+ * One pool run covers all arrays, in chunks of VCHUNK points; each chunk
+ * records its first bad point, and the first bad chunk in array order is
+ * reported, which is the first bad point of the first bad array. */
+#define VCHUNK 1024
 typedef struct {
     const uint8_t *src;
     uint8_t *dst;      /* NULL: validate in place */
     uint64_t n;
     int g2;
+    size_t ch0;        /* index of the array's first chunk */
+    const char *name;
+} varr;
+
+typedef struct {
+    varr a[5];
     uint64_t *bad;     /* per chunk: first bad index or UINT64_MAX */
     cz_err *bad_err;
 } vjob;
@@ -66,57 +76,74 @@ typedef struct {
 static void vtask(void *ctx, size_t ch)
 {
     vjob *j = ctx;
-    uint64_t lo = (uint64_t)ch * VCHUNK, hi = lo + VCHUNK < j->n ? lo + VCHUNK : j->n;
-    size_t sz = j->g2 ? G2B : G1B;
+    int k = 4;
+    while (j->a[k].ch0 > ch) k--;
+    const varr *a = &j->a[k];
+    uint64_t lo = (uint64_t)(ch - a->ch0) * VCHUNK, hi = lo + VCHUNK < a->n ? lo + VCHUNK : a->n;
+    size_t sz = a->g2 ? G2B : G1B;
     j->bad[ch] = UINT64_MAX;
     for (uint64_t i = lo; i < hi; i++) {
         cz_err e;
-        if (j->g2) {
+        if (a->g2) {
             cz_g2_aff p;
-            e = lem_g2(&p, j->src + i * sz);
-            if (!e && j->dst) memcpy(j->dst + i * sz, &p, sz);
+            e = lem_g2(&p, a->src + i * sz);
+            if (!e && a->dst) memcpy(a->dst + i * sz, &p, sz);
         } else {
             cz_g1_aff p;
-            e = lem_g1(&p, j->src + i * sz);
-            if (!e && j->dst) memcpy(j->dst + i * sz, &p, sz);
+            e = lem_g1(&p, a->src + i * sz);
+            if (!e && a->dst) memcpy(a->dst + i * sz, &p, sz);
         }
         if (e) { j->bad[ch] = i; j->bad_err[ch] = e; return; }
     }
 }
 
-/* validates src (n points) and returns a usable array in *out: src itself when
- * aligned and in_place, else a heap copy stored in *owned */
-static cz_err points(const void **out, void **owned, const uint8_t *src, uint64_t n, int g2, int in_place,
-                     cz_pool *pool, const char *name, char *msg, size_t msglen)
+/* validates the arrays and sets out[k] to a usable copy of each: its source
+ * when aligned and in_place, else a heap copy stored in owned[k] */
+static cz_err points(const void *out[5], void *owned[5], varr a[5], int in_place, cz_pool *pool, char *msg,
+                     size_t msglen)
 {
-    size_t sz = g2 ? G2B : G1B;
-    *out = NULL;
-    *owned = NULL;
-    uint8_t *dst = NULL;
-    if (!in_place || ((uintptr_t)src & 7u)) {
-        dst = malloc(n ? n * sz : 1);
-        if (!dst) return fail(CZ_ERR_NOMEM, msg, msglen, "out of memory for %llu %s points", (unsigned long long)n, name);
+    vjob j = {.bad = NULL};
+    size_t nch = 0;
+    cz_err e = CZ_OK;
+    for (int k = 0; k < 5; k++) {
+        size_t sz = a[k].g2 ? G2B : G1B;
+        out[k] = owned[k] = NULL;
+        a[k].dst = NULL;
+        a[k].ch0 = nch;
+        nch += (size_t)((a[k].n + VCHUNK - 1) / VCHUNK);
+        if (!in_place || ((uintptr_t)a[k].src & 7u)) {
+            a[k].dst = owned[k] = malloc(a[k].n ? a[k].n * sz : 1);
+            if (!a[k].dst) {
+                e = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory for %llu %s points", (unsigned long long)a[k].n,
+                         a[k].name);
+                goto out;
+            }
+        }
+        j.a[k] = a[k];
     }
-    size_t nch = (size_t)((n + VCHUNK - 1) / VCHUNK);
-    uint64_t *bad = malloc((nch ? nch : 1) * sizeof *bad);
-    cz_err *bad_err = malloc((nch ? nch : 1) * sizeof *bad_err);
-    if (!bad || !bad_err) {
-        free(dst); free(bad); free(bad_err);
-        return fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
-    }
-    vjob j = {.src = src, .dst = dst, .n = n, .g2 = g2, .bad = bad, .bad_err = bad_err};
+    j.bad = malloc((nch ? nch : 1) * sizeof *j.bad);
+    j.bad_err = malloc((nch ? nch : 1) * sizeof *j.bad_err);
+    if (!j.bad || !j.bad_err) { e = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
     cz_pool_run(pool, nch, vtask, &j);
-    for (size_t c = 0; c < nch; c++) {
-        if (bad[c] == UINT64_MAX) continue;
-        cz_err e = fail(bad_err[c], msg, msglen, "zkey %s point %llu: %s", name, (unsigned long long)bad[c],
-                        point_err(bad_err[c]));
-        free(dst); free(bad); free(bad_err);
-        return e;
+    for (int k = 0; k < 5 && !e; k++)
+        for (size_t c = a[k].ch0; c < (k < 4 ? a[k + 1].ch0 : nch); c++) {
+            if (j.bad[c] == UINT64_MAX) continue;
+            e = fail(j.bad_err[c], msg, msglen, "zkey %s point %llu: %s", a[k].name, (unsigned long long)j.bad[c],
+                     point_err(j.bad_err[c]));
+            break;
+        }
+out:
+    free(j.bad);
+    free(j.bad_err);
+    for (int k = 0; k < 5; k++) {
+        if (e) {
+            free(owned[k]);
+            owned[k] = NULL;
+        } else {
+            out[k] = a[k].dst ? (const void *)a[k].dst : (const void *)a[k].src;
+        }
     }
-    free(bad); free(bad_err);
-    *out = dst ? (const void *)dst : (const void *)src;
-    *owned = dst;
-    return CZ_OK;
+    return e;
 }
 
 static cz_err vk_g1(cz_g1_aff *out, const uint8_t *in, const char *name, char *msg, size_t msglen)
@@ -214,12 +241,10 @@ out:
     return err;
 }
 
-static cz_err parse(cz_zkey *zk, const uint8_t *p, size_t len, int in_place, cz_pool *pool, char *msg,
-                    size_t msglen)
+/* parses the sections of a checked container (bf); frees bf */
+static cz_err parse(cz_zkey *zk, cz__binfile bf, int in_place, cz_pool *pool, char *msg, size_t msglen)
 {
-    cz__binfile bf;
-    cz_err e = cz__binfile_parse(&bf, p, len, "zkey", 2, "zkey", msg, msglen);
-    if (e) return e;
+    cz_err e;
     cz_groth16_zpk *pk = &zk->pk;
     const uint8_t *s;
     uint64_t size;
@@ -310,12 +335,12 @@ static cz_err parse(cz_zkey *zk, const uint8_t *p, size_t len, int in_place, cz_
         if ((e = vk_g1(&vk->ic[i], s3 + i * G1B, name, msg, msglen))) goto out;
     }
     const void *arr[5];
-    if ((e = points(&arr[0], &zk->owned[0], s5, nv, 0, in_place, pool, "A", msg, msglen)) ||
-        (e = points(&arr[1], &zk->owned[1], s6, nv, 0, in_place, pool, "B1", msg, msglen)) ||
-        (e = points(&arr[2], &zk->owned[2], s7, nv, 1, in_place, pool, "B2", msg, msglen)) ||
-        (e = points(&arr[3], &zk->owned[3], s8, nv - np - 1, 0, in_place, pool, "C", msg, msglen)) ||
-        (e = points(&arr[4], &zk->owned[4], s9, nd, 0, in_place, pool, "H", msg, msglen)))
-        goto out;
+    varr va[5] = {{.src = s5, .n = nv, .name = "A"},
+                  {.src = s6, .n = nv, .name = "B1"},
+                  {.src = s7, .n = nv, .g2 = 1, .name = "B2"},
+                  {.src = s8, .n = nv - np - 1, .name = "C"},
+                  {.src = s9, .n = nd, .name = "H"}};
+    if ((e = points(arr, zk->owned, va, in_place, pool, msg, msglen))) goto out;
     pk->a = arr[0];
     pk->b_g1 = arr[1];
     pk->b_g2 = arr[2];
@@ -342,26 +367,63 @@ void cz_zkey_close(cz_zkey *zk)
 cz_err cz_zkey_load_mem(cz_zkey *zk, const uint8_t *buf, size_t len, cz_pool *pool, char *msg, size_t msglen)
 {
     memset(zk, 0, sizeof *zk);
-    cz_err e = parse(zk, buf, len, 0, pool, msg, msglen);
+    cz__binfile bf;
+    cz_err e = cz__binfile_parse(&bf, buf, len, "zkey", 2, "zkey", msg, msglen);
+    if (!e) e = parse(zk, bf, 0, pool, msg, msglen);
     if (e) cz_zkey_close(zk);
     return e;
+}
+
+/* Copies every section of the checked container bf (mapped from fd) into
+ * one fresh buffer *img, each at a 64-byte aligned offset, and points bf at
+ * it. pread moves the data without faulting the file's pages into this
+ * process, the buffer is pre-faulted in huge pages (cz__map_anon), and every
+ * point array can then be used in place, whatever its offset in the file. */
+static cz_err read_aligned(cz__binfile *bf, cz__mapped *img, int fd, const char *path, char *msg, size_t msglen)
+{
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < bf->n; i++) total += (bf->s[i].size + 63) & ~(uint64_t)63;
+    if (total > SIZE_MAX) return fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    cz_err e = cz__map_anon(img, (size_t)total, msg, msglen);
+    if (e) return e;
+    uint64_t at = 0;
+    for (uint32_t i = 0; i < bf->n; i++) {
+        if ((e = cz__pread_all(fd, (uint8_t *)img->map + at, (size_t)bf->s[i].size, bf->s[i].off, path, msg,
+                               msglen))) {
+            cz__unmap_file(img);
+            return e;
+        }
+        bf->s[i].off = at;
+        at += (bf->s[i].size + 63) & ~(uint64_t)63;
+    }
+    bf->p = img->p;
+    bf->len = img->len;
+    return CZ_OK;
 }
 
 cz_err cz_zkey_open(cz_zkey *zk, const char *path, cz_pool *pool, char *msg, size_t msglen)
 {
     memset(zk, 0, sizeof *zk);
-    cz__mapped m;
-    cz_err e = cz__map_file(&m, path, msg, msglen);
+    cz__mapped m, img = {0};
+    int fd;
+    cz_err e = cz__map_file_fd(&m, &fd, path, msg, msglen);
     if (e) return e;
     char why[400];
-    e = parse(zk, m.p, m.len, 1, pool, why, sizeof why);
+    cz__binfile bf;
+    /* the container is checked on the mapping (only its section headers are
+     * touched), then the sections are read into an aligned buffer */
+    e = cz__binfile_parse(&bf, m.p, m.len, "zkey", 2, "zkey", why, sizeof why);
+    if (!e && (e = read_aligned(&bf, &img, fd, path, why, sizeof why))) cz__binfile_free(&bf);
+    close(fd);
+    cz__unmap_file(&m);
+    if (!e) e = parse(zk, bf, 1, pool, why, sizeof why);
     if (e) {
         fail(e, msg, msglen, "%s: %s", path, why);
         cz_zkey_close(zk);
-        cz__unmap_file(&m);
+        cz__unmap_file(&img);
         return e;
     }
-    zk->map = m.map;
-    zk->map_len = m.len;
+    zk->map = img.map;
+    zk->map_len = img.len;
     return CZ_OK;
 }

@@ -1,8 +1,9 @@
 /* zkey.c — the .zkey reader (see zkey.h). Parsing walks the header sections,
  * checks every section size against the counts before touching point data,
  * then validates the point arrays in parallel (coordinates < q, on the
- * curve), and builds the A/B rows from the coefficient section with the
- * shared r1cs builder, bucketed by constraint first so any entry order works. */
+ * curve), and builds the A/B rows from the coefficient section
+ * (zkey_qap.c). cz_zkey_open reads the sections into one aligned buffer so
+ * that every point array is used in place. */
 #include "formats/zkey.h"
 
 #include <stdio.h>
@@ -12,6 +13,10 @@
 
 #include "formats/fio.h"
 #include "formats/iden3bin.h"
+#include "util/clock.h"
+#define TT(name) do { if (getenv("ZLT")) { double _n = cz_now_ms(); fprintf(stderr, "  %-10s %.2f\n", name, _n - zl_t); zl_t = _n; } } while (0)
+static double zl_t;
+#include "formats/zkey_qap.h"
 
 #define fail cz_fail
 #define G1B 96
@@ -174,72 +179,7 @@ static cz_err section(const cz__binfile *bf, uint32_t id, const char *name, uint
     return CZ_OK;
 }
 
-#define CSIZE 44 /* coefficient entry: 3 x u32 + 32-byte value */
-
-static cz_err build_qap(cz_zkey *zk, const uint8_t *sec, char *msg, size_t msglen)
-{
-    cz_groth16_zpk *pk = &zk->pk;
-    uint64_t n = zk->n_coefs, rows = (uint64_t)1 << pk->log_domain;
-    const uint8_t *e0 = sec + 4;
-    /* validate and bucket by constraint (counting sort keeps file order within a row) */
-    uint64_t *start = calloc(rows + 1, sizeof *start);
-    uint64_t *order = malloc((n ? n : 1) * sizeof *order);
-    cz_r1cs_builder *b = NULL;
-    cz_err err = CZ_OK;
-    if (!start || !order) { err = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
-    zk->n_constraints_used = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        const uint8_t *e = e0 + i * CSIZE;
-        uint32_t m = cz__get_le32(e), c = cz__get_le32(e + 4), s = cz__get_le32(e + 8);
-        if (m > 1 || c >= rows || s >= pk->n_vars) {
-            err = fail(CZ_ERR_PARSE, msg, msglen,
-                       "zkey coefficient %llu: matrix %u, constraint %u, signal %u out of range (matrices 0..1, "
-                       "constraints < %llu, signals < %llu)",
-                       (unsigned long long)i, m, c, s, (unsigned long long)rows, (unsigned long long)pk->n_vars);
-            goto out;
-        }
-        cz_fr v;
-        if (cz_fr_from_bytes_le(&v, e + 12)) { /* only the range check matters here */
-            err = fail(CZ_ERR_NONCANONICAL, msg, msglen, "zkey coefficient %llu: value not below r",
-                       (unsigned long long)i);
-            goto out;
-        }
-        if ((uint64_t)c + 1 > zk->n_constraints_used) zk->n_constraints_used = (uint64_t)c + 1;
-        start[c + 1]++;
-    }
-    for (uint64_t r = 0; r < rows; r++) start[r + 1] += start[r];
-    {
-        uint64_t *fill = malloc((rows ? rows : 1) * sizeof *fill);
-        if (!fill) { err = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
-        memcpy(fill, start, rows * sizeof *fill);
-        for (uint64_t i = 0; i < n; i++) order[fill[cz__get_le32(e0 + i * CSIZE + 4)]++] = i;
-        free(fill);
-    }
-    if ((err = cz_r1cs_builder_new(&b, pk->n_public + 1, pk->n_vars - pk->n_public - 1))) {
-        fail(err, msg, msglen, "cannot build the coefficient matrices");
-        goto out;
-    }
-    for (uint64_t r = 0; r < rows && !err; r++) {
-        for (uint64_t k = start[r]; k < start[r + 1] && !err; k++) {
-            const uint8_t *e = e0 + order[k] * CSIZE;
-            cz_fr raw, v;
-            for (int l = 0; l < 4; l++) raw.l[l] = cz__get_le64(e + 12 + 8 * l);
-            cz_fr_from_mont(&v, &raw); /* raw = c R^2 mod r -> Montgomery form of c */
-            err = cz_r1cs_builder_term(b, (int)cz__get_le32(e), cz__get_le32(e + 8), &v);
-        }
-        if (!err) err = cz_r1cs_builder_end_constraint(b);
-    }
-    if (!err) {
-        err = cz_r1cs_builder_finish(b, &pk->qap);
-        b = NULL;
-    }
-    if (err) fail(err, msg, msglen, "cannot build the coefficient matrices: %s", cz_strerror(err));
-out:
-    if (b) cz_r1cs_builder_free(b);
-    free(start);
-    free(order);
-    return err;
-}
+#define CSIZE CZ__ZKEY_CSIZE
 
 /* parses the sections of a checked container (bf); frees bf */
 static cz_err parse(cz_zkey *zk, cz__binfile bf, int in_place, cz_pool *pool, char *msg, size_t msglen)
@@ -334,6 +274,7 @@ static cz_err parse(cz_zkey *zk, cz__binfile bf, int in_place, cz_pool *pool, ch
         snprintf(name, sizeof name, "IC point %llu", (unsigned long long)i);
         if ((e = vk_g1(&vk->ic[i], s3 + i * G1B, name, msg, msglen))) goto out;
     }
+    TT("header");
     const void *arr[5];
     varr va[5] = {{.src = s5, .n = nv, .name = "A"},
                   {.src = s6, .n = nv, .name = "B1"},
@@ -341,12 +282,14 @@ static cz_err parse(cz_zkey *zk, cz__binfile bf, int in_place, cz_pool *pool, ch
                   {.src = s8, .n = nv - np - 1, .name = "C"},
                   {.src = s9, .n = nd, .name = "H"}};
     if ((e = points(arr, zk->owned, va, in_place, pool, msg, msglen))) goto out;
+    TT("points");
     pk->a = arr[0];
     pk->b_g1 = arr[1];
     pk->b_g2 = arr[2];
     pk->c = arr[3];
     pk->h = arr[4];
-    e = build_qap(zk, s4, msg, msglen);
+    e = cz__zkey_qap(&pk->qap, &zk->n_constraints_used, s4 + 4, zk->n_coefs, nd, nv, np, pool, msg, msglen);
+    TT("qap");
 out:
     cz__binfile_free(&bf);
     return e;
@@ -384,8 +327,10 @@ static cz_err read_aligned(cz__binfile *bf, cz__mapped *img, int fd, const char 
     uint64_t total = 0;
     for (uint32_t i = 0; i < bf->n; i++) total += (bf->s[i].size + 63) & ~(uint64_t)63;
     if (total > SIZE_MAX) return fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    TT("mapparse");
     cz_err e = cz__map_anon(img, (size_t)total, msg, msglen);
     if (e) return e;
+    TT("anon");
     uint64_t at = 0;
     for (uint32_t i = 0; i < bf->n; i++) {
         if ((e = cz__pread_all(fd, (uint8_t *)img->map + at, (size_t)bf->s[i].size, bf->s[i].off, path, msg,
@@ -398,6 +343,7 @@ static cz_err read_aligned(cz__binfile *bf, cz__mapped *img, int fd, const char 
     }
     bf->p = img->p;
     bf->len = img->len;
+    TT("pread");
     return CZ_OK;
 }
 
@@ -406,6 +352,7 @@ cz_err cz_zkey_open(cz_zkey *zk, const char *path, cz_pool *pool, char *msg, siz
     memset(zk, 0, sizeof *zk);
     cz__mapped m, img = {0};
     int fd;
+    zl_t = cz_now_ms();
     cz_err e = cz__map_file_fd(&m, &fd, path, msg, msglen);
     if (e) return e;
     char why[400];

@@ -87,22 +87,6 @@ cz_err cz__map_anon(cz__mapped *m, size_t len, char *msg, size_t msglen)
     return CZ_OK;
 }
 
-cz_err cz__pread_all(int fd, void *dst, size_t len, uint64_t off, const char *path, char *msg, size_t msglen)
-{
-    uint8_t *d = dst;
-    while (len) {
-        ssize_t k = pread(fd, d, len, (off_t)off);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0)
-            return cz_fail(CZ_ERR_IO, msg, msglen, "cannot read %s: %s", path,
-                           k < 0 ? strerror(errno) : "the file became shorter");
-        d += k;
-        len -= (size_t)k;
-        off += (uint64_t)k;
-    }
-    return CZ_OK;
-}
-
 cz_err cz__writer_open(cz__writer *w, const char *path, char *msg, size_t msglen)
 {
     memset(w, 0, sizeof *w);

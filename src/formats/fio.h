@@ -27,9 +27,6 @@ void cz__unmap_file(cz__mapped *m);
  * page costs a fault, which is slow under some hypervisors); released with
  * cz__unmap_file like a file mapping */
 cz_err cz__map_anon(cz__mapped *m, size_t len, char *msg, size_t msglen);
-/* reads len bytes at file offset off into dst with pread (no page faults on
- * the file's pages in this process); a short file is CZ_ERR_IO */
-cz_err cz__pread_all(int fd, void *dst, size_t len, uint64_t off, const char *path, char *msg, size_t msglen);
 
 /* Buffered output. A file writer (fd >= 0) goes to PATH.tmp; a memory writer
  * (mem != NULL) fills [mem, mem + mem_cap) and fails if it would overflow.

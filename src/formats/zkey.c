@@ -6,6 +6,7 @@
  * that every point array is used in place. */
 #include "formats/zkey.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,34 +318,80 @@ cz_err cz_zkey_load_mem(cz_zkey *zk, const uint8_t *buf, size_t len, cz_pool *po
     return e;
 }
 
+/* one piece of a section copy: PIECE bytes or fewer, read by a pool task */
+#define PIECE ((size_t)1 << 20)
+typedef struct {
+    int fd;
+    const cz__binfile *bf;  /* offsets still the file's */
+    uint8_t *img;
+    const uint64_t *at;     /* per section: offset in img */
+    const size_t *p0;       /* per section: index of its first piece */
+    int *err;               /* per piece: errno, -1 short read, 0 ok */
+} rjob;
+
+static void rtask(void *ctx, size_t piece)
+{
+    rjob *j = ctx;
+    uint32_t i = 0;
+    while (i + 1 < j->bf->n && j->p0[i + 1] <= piece) i++;
+    uint64_t lo = (uint64_t)(piece - j->p0[i]) * PIECE, size = j->bf->s[i].size;
+    size_t len = size - lo < PIECE ? (size_t)(size - lo) : PIECE;
+    uint8_t *d = j->img + j->at[i] + lo;
+    off_t off = (off_t)(j->bf->s[i].off + lo);
+    j->err[piece] = 0;
+    while (len) {
+        ssize_t k = pread(j->fd, d, len, off);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) { j->err[piece] = k < 0 ? errno : -1; return; }
+        d += k;
+        len -= (size_t)k;
+        off += k;
+    }
+}
+
 /* Copies every section of the checked container bf (mapped from fd) into
  * one fresh buffer *img, each at a 64-byte aligned offset, and points bf at
- * it. pread moves the data without faulting the file's pages into this
- * process, the buffer is pre-faulted in huge pages (cz__map_anon), and every
- * point array can then be used in place, whatever its offset in the file. */
-static cz_err read_aligned(cz__binfile *bf, cz__mapped *img, int fd, const char *path, char *msg, size_t msglen)
+ * it. pread moves the data (in 1 MiB pieces over the pool) without faulting
+ * the file's pages into this process, the buffer is pre-faulted in huge
+ * pages (cz__map_anon), and every point array can then be used in place,
+ * whatever its offset in the file. */
+static cz_err read_aligned(cz__binfile *bf, cz__mapped *img, int fd, cz_pool *pool, const char *path, char *msg,
+                           size_t msglen)
 {
     uint64_t total = 0;
-    for (uint32_t i = 0; i < bf->n; i++) total += (bf->s[i].size + 63) & ~(uint64_t)63;
-    if (total > SIZE_MAX) return fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
-    TT("mapparse");
-    cz_err e = cz__map_anon(img, (size_t)total, msg, msglen);
-    if (e) return e;
-    TT("anon");
-    uint64_t at = 0;
+    size_t npieces = 0;
+    uint64_t *at = malloc((bf->n + 1) * sizeof *at);
+    size_t *p0 = malloc((bf->n + 1) * sizeof *p0);
+    int *err = NULL;
+    cz_err e = CZ_OK;
+    if (!at || !p0) { e = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
     for (uint32_t i = 0; i < bf->n; i++) {
-        if ((e = cz__pread_all(fd, (uint8_t *)img->map + at, (size_t)bf->s[i].size, bf->s[i].off, path, msg,
-                               msglen))) {
-            cz__unmap_file(img);
-            return e;
-        }
-        bf->s[i].off = at;
-        at += (bf->s[i].size + 63) & ~(uint64_t)63;
+        at[i] = total;
+        p0[i] = npieces;
+        total += (bf->s[i].size + 63) & ~(uint64_t)63;
+        npieces += (size_t)((bf->s[i].size + PIECE - 1) / PIECE);
     }
+    if (total > SIZE_MAX) { e = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
+    err = malloc((npieces ? npieces : 1) * sizeof *err);
+    if (!err) { e = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
+    if ((e = cz__map_anon(img, (size_t)total, msg, msglen))) goto out;
+    rjob j = {.fd = fd, .bf = bf, .img = img->map, .at = at, .p0 = p0, .err = err};
+    cz_pool_run(pool, npieces, rtask, &j);
+    for (size_t k = 0; k < npieces; k++) {
+        if (!err[k]) continue;
+        e = fail(CZ_ERR_IO, msg, msglen, "cannot read %s: %s", path,
+                 err[k] > 0 ? strerror(err[k]) : "the file became shorter");
+        cz__unmap_file(img);
+        goto out;
+    }
+    for (uint32_t i = 0; i < bf->n; i++) bf->s[i].off = at[i];
     bf->p = img->p;
     bf->len = img->len;
-    TT("pread");
-    return CZ_OK;
+out:
+    free(at);
+    free(p0);
+    free(err);
+    return e;
 }
 
 cz_err cz_zkey_open(cz_zkey *zk, const char *path, cz_pool *pool, char *msg, size_t msglen)
@@ -360,7 +407,7 @@ cz_err cz_zkey_open(cz_zkey *zk, const char *path, cz_pool *pool, char *msg, siz
     /* the container is checked on the mapping (only its section headers are
      * touched), then the sections are read into an aligned buffer */
     e = cz__binfile_parse(&bf, m.p, m.len, "zkey", 2, "zkey", why, sizeof why);
-    if (!e && (e = read_aligned(&bf, &img, fd, path, why, sizeof why))) cz__binfile_free(&bf);
+    if (!e && (e = read_aligned(&bf, &img, fd, pool, path, why, sizeof why))) cz__binfile_free(&bf);
     close(fd);
     cz__unmap_file(&m);
     if (!e) e = parse(zk, bf, 1, pool, why, sizeof why);

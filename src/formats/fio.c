@@ -12,16 +12,10 @@
 
 #define WBUF (1u << 20)
 
-cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen)
+cz_err cz__open_file(int *fd_out, size_t *len, const char *path, char *msg, size_t msglen)
 {
-    return cz__map_file_fd(m, NULL, path, msg, msglen);
-}
-
-cz_err cz__map_file_fd(cz__mapped *m, int *keep_fd, const char *path, char *msg, size_t msglen)
-{
-    static const uint8_t empty[1];
-    memset(m, 0, sizeof *m);
-    if (keep_fd) *keep_fd = -1;
+    *fd_out = -1;
+    *len = 0;
     int fd = open(path, O_RDONLY);
     if (fd < 0) return cz_fail(CZ_ERR_IO, msg, msglen, "cannot open %s: %s", path, strerror(errno));
     struct stat st;
@@ -38,20 +32,31 @@ cz_err cz__map_file_fd(cz__mapped *m, int *keep_fd, const char *path, char *msg,
         close(fd);
         return cz_fail(CZ_ERR_IO, msg, msglen, "%s: too large to map", path);
     }
-    if (st.st_size == 0) {
-        if (keep_fd) *keep_fd = fd;
-        else close(fd);
+    *fd_out = fd;
+    *len = (size_t)st.st_size;
+    return CZ_OK;
+}
+
+cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen)
+{
+    static const uint8_t empty[1];
+    memset(m, 0, sizeof *m);
+    int fd;
+    size_t len;
+    cz_err e = cz__open_file(&fd, &len, path, msg, msglen);
+    if (e) return e;
+    if (len == 0) {
+        close(fd);
         m->p = empty;
         return CZ_OK;
     }
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     int en = errno;
-    if (keep_fd && p != MAP_FAILED) *keep_fd = fd;
-    else close(fd);
+    close(fd);
     if (p == MAP_FAILED) return cz_fail(CZ_ERR_IO, msg, msglen, "cannot map %s: %s", path, strerror(en));
     m->map = p;
     m->p = p;
-    m->len = (size_t)st.st_size;
+    m->len = len;
     return CZ_OK;
 }
 

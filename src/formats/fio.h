@@ -18,8 +18,9 @@ typedef struct {
 } cz__mapped;
 
 cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen);
-/* the same, keeping the descriptor open in *fd (the caller closes it) */
-cz_err cz__map_file_fd(cz__mapped *m, int *fd, const char *path, char *msg, size_t msglen);
+/* opens a regular file for reading (the checks and messages of
+ * cz__map_file); the caller closes *fd */
+cz_err cz__open_file(int *fd, size_t *len, const char *path, char *msg, size_t msglen);
 void cz__unmap_file(cz__mapped *m);
 
 /* len bytes of zeroed anonymous memory, 2 MiB aligned, asked to be backed

@@ -349,7 +349,7 @@ static void rtask(void *ctx, size_t piece)
     }
 }
 
-/* Copies every section of the checked container bf (mapped from fd) into
+/* Copies every section of the checked container bf (of the file fd) into
  * one fresh buffer *img, each at a 64-byte aligned offset, and points bf at
  * it. pread moves the data (in 1 MiB pieces over the pool) without faulting
  * the file's pages into this process, the buffer is pre-faulted in huge
@@ -397,19 +397,18 @@ out:
 cz_err cz_zkey_open(cz_zkey *zk, const char *path, cz_pool *pool, char *msg, size_t msglen)
 {
     memset(zk, 0, sizeof *zk);
-    cz__mapped m, img = {0};
+    cz__mapped img = {0};
     int fd;
-    zl_t = cz_now_ms();
-    cz_err e = cz__map_file_fd(&m, &fd, path, msg, msglen);
+    size_t len;
+    cz_err e = cz__open_file(&fd, &len, path, msg, msglen);
     if (e) return e;
     char why[400];
     cz__binfile bf;
-    /* the container is checked on the mapping (only its section headers are
-     * touched), then the sections are read into an aligned buffer */
-    e = cz__binfile_parse(&bf, m.p, m.len, "zkey", 2, "zkey", why, sizeof why);
+    /* the container is checked reading only its section headers, then the
+     * sections are read into an aligned buffer */
+    e = cz__binfile_parse_fd(&bf, fd, len, "zkey", 2, "zkey", why, sizeof why);
     if (!e && (e = read_aligned(&bf, &img, fd, pool, path, why, sizeof why))) cz__binfile_free(&bf);
     close(fd);
-    cz__unmap_file(&m);
     if (!e) e = parse(zk, bf, 1, pool, why, sizeof why);
     if (e) {
         fail(e, msg, msglen, "%s: %s", path, why);

@@ -14,9 +14,6 @@
 
 #include "formats/fio.h"
 #include "formats/iden3bin.h"
-#include "util/clock.h"
-#define TT(name) do { if (getenv("ZLT")) { double _n = cz_now_ms(); fprintf(stderr, "  %-10s %.2f\n", name, _n - zl_t); zl_t = _n; } } while (0)
-static double zl_t;
 #include "formats/zkey_qap.h"
 
 #define fail cz_fail
@@ -275,7 +272,6 @@ static cz_err parse(cz_zkey *zk, cz__binfile bf, int in_place, cz_pool *pool, ch
         snprintf(name, sizeof name, "IC point %llu", (unsigned long long)i);
         if ((e = vk_g1(&vk->ic[i], s3 + i * G1B, name, msg, msglen))) goto out;
     }
-    TT("header");
     const void *arr[5];
     varr va[5] = {{.src = s5, .n = nv, .name = "A"},
                   {.src = s6, .n = nv, .name = "B1"},
@@ -283,14 +279,12 @@ static cz_err parse(cz_zkey *zk, cz__binfile bf, int in_place, cz_pool *pool, ch
                   {.src = s8, .n = nv - np - 1, .name = "C"},
                   {.src = s9, .n = nd, .name = "H"}};
     if ((e = points(arr, zk->owned, va, in_place, pool, msg, msglen))) goto out;
-    TT("points");
     pk->a = arr[0];
     pk->b_g1 = arr[1];
     pk->b_g2 = arr[2];
     pk->c = arr[3];
     pk->h = arr[4];
     e = cz__zkey_qap(&pk->qap, &zk->n_constraints_used, s4 + 4, zk->n_coefs, nd, nv, np, pool, msg, msglen);
-    TT("qap");
 out:
     cz__binfile_free(&bf);
     return e;

@@ -9,7 +9,8 @@
  *    section and an odd-sized extra section in front (every array at an odd
  *    offset): same arrays and matrices as cz_zkey_load_mem, and with bad
  *    points planted in several sections and chunks, the first bad point of the
- *    first bad section (in the order A, B1, B2, C, H) is the one named. */
+ *    first bad section (in the order A, B1, B2, C, H) is the one named; the
+ *    same for the six header points. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,6 +287,23 @@ static void test_open(cz_pool *pool)
                           "plant %zu how %d: %s", t, how, msg);
                 e = cz_zkey_load_mem(&zm, c, blen, p ? pool : NULL, msg, sizeof msg);
                 CHECK_MSG(e != CZ_OK && strstr(msg, want), "plant %zu how %d (mem): %s", t, how, msg);
+            }
+            free(c);
+        }
+    }
+    /* header points (checked in parallel): the first bad one in file order */
+    {
+        static const size_t at[6] = {100, 196, 292, 484, 676, 772};
+        static const char *names[6] = {"alpha1", "beta1", "beta2", "gamma2", "delta1", "delta2"};
+        for (int first = 0; first < 6; first++) {
+            uint8_t *c = malloc(blen);
+            memcpy(c, b, blen);
+            for (int k = first; k < 6; k += 2) c[off[2] + at[k] + 5] ^= 1;
+            char want[32];
+            snprintf(want, sizeof want, "zkey %s:", names[first]);
+            for (int p = 0; p < 2; p++) {
+                cz_err e = open_bytes(&zo, c, blen, p ? pool : NULL, msg);
+                CHECK_MSG(e == CZ_ERR_NOT_ON_CURVE && strstr(msg, want), "header %d: %s", first, msg);
             }
             free(c);
         }

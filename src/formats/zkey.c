@@ -149,18 +149,49 @@ out:
     return e;
 }
 
+/* a point that must also be in the subgroup: CZ_OK or the reason */
+static cz_err vk_point(void *out, const uint8_t *in, int g2)
+{
+    cz_err e = g2 ? lem_g2(out, in) : lem_g1(out, in);
+    if (!e && !(g2 ? cz_g2_aff_in_subgroup(out) : cz_g1_aff_in_subgroup(out))) e = CZ_ERR_NOT_IN_SUBGROUP;
+    return e;
+}
+
 static cz_err vk_g1(cz_g1_aff *out, const uint8_t *in, const char *name, char *msg, size_t msglen)
 {
-    cz_err e = lem_g1(out, in);
-    if (!e && !cz_g1_aff_in_subgroup(out)) e = CZ_ERR_NOT_IN_SUBGROUP;
+    cz_err e = vk_point(out, in, 0);
     return e ? fail(e, msg, msglen, "zkey %s: %s", name, point_err(e)) : CZ_OK;
 }
 
-static cz_err vk_g2(cz_g2_aff *out, const uint8_t *in, const char *name, char *msg, size_t msglen)
+/* the six header points, checked in parallel (the subgroup checks are the
+ * costly part), reported in file order */
+typedef struct {
+    void *out[6];
+    const uint8_t *in[6];
+    cz_err e[6];
+} hjob;
+
+static const int hdr_g2[6] = {0, 0, 1, 1, 0, 1};
+
+static void htask(void *ctx, size_t i)
 {
-    cz_err e = lem_g2(out, in);
-    if (!e && !cz_g2_aff_in_subgroup(out)) e = CZ_ERR_NOT_IN_SUBGROUP;
-    return e ? fail(e, msg, msglen, "zkey %s: %s", name, point_err(e)) : CZ_OK;
+    hjob *j = ctx;
+    j->e[i] = vk_point(j->out[i], j->in[i], hdr_g2[i]);
+}
+
+static cz_err vk_header(cz_groth16_vk *vk, const uint8_t *s, cz_pool *pool, char *msg, size_t msglen)
+{
+    static const char *names[6] = {"alpha1", "beta1", "beta2", "gamma2", "delta1", "delta2"};
+    hjob j = {.out = {&vk->alpha_g1, &vk->beta_g1, &vk->beta_g2, &vk->gamma_g2, &vk->delta_g1, &vk->delta_g2}};
+    size_t at = 0;
+    for (int i = 0; i < 6; i++) {
+        j.in[i] = s + at;
+        at += hdr_g2[i] ? G2B : G1B;
+    }
+    cz_pool_run(pool, 6, htask, &j);
+    for (int i = 0; i < 6; i++)
+        if (j.e[i]) return fail(j.e[i], msg, msglen, "zkey %s: %s", names[i], point_err(j.e[i]));
+    return CZ_OK;
 }
 
 /* section `id` must be exactly `want` bytes */
@@ -237,13 +268,7 @@ static cz_err parse(cz_zkey *zk, cz__binfile bf, int in_place, cz_pool *pool, ch
     }
     pk->log_domain = __builtin_ctz(dsize);
     cz_groth16_vk *vk = &pk->vk;
-    if ((e = vk_g1(&vk->alpha_g1, s + at, "alpha1", msg, msglen)) ||
-        (e = vk_g1(&vk->beta_g1, s + at + G1B, "beta1", msg, msglen)) ||
-        (e = vk_g2(&vk->beta_g2, s + at + 2 * G1B, "beta2", msg, msglen)) ||
-        (e = vk_g2(&vk->gamma_g2, s + at + 2 * G1B + G2B, "gamma2", msg, msglen)) ||
-        (e = vk_g1(&vk->delta_g1, s + at + 2 * G1B + 2 * G2B, "delta1", msg, msglen)) ||
-        (e = vk_g2(&vk->delta_g2, s + at + 3 * G1B + 2 * G2B, "delta2", msg, msglen)))
-        goto out;
+    if ((e = vk_header(vk, s + at, pool, msg, msglen))) goto out;
 
     uint64_t nv = pk->n_vars, np = pk->n_public, nd = dsize;
     const uint8_t *s3, *s4, *s5, *s6, *s7, *s8, *s9;

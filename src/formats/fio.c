@@ -92,6 +92,18 @@ cz_err cz__map_anon(cz__mapped *m, size_t len, char *msg, size_t msglen)
     return CZ_OK;
 }
 
+void cz__prefault(void *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), lo = ((uintptr_t)p + pg - 1) & ~(pg - 1),
+              hi = ((uintptr_t)p + n) & ~(pg - 1);
+    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
 cz_err cz__writer_open(cz__writer *w, const char *path, char *msg, size_t msglen)
 {
     memset(w, 0, sizeof *w);

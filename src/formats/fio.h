@@ -28,6 +28,9 @@ void cz__unmap_file(cz__mapped *m);
  * page costs a fault, which is slow under some hypervisors); released with
  * cz__unmap_file like a file mapping */
 cz_err cz__map_anon(cz__mapped *m, size_t len, char *msg, size_t msglen);
+/* asks the kernel to fault in the whole pages inside [p, p + n) in one call
+ * (memory about to be written); a hint, nothing happens where unsupported */
+void cz__prefault(void *p, size_t n);
 
 /* Buffered output. A file writer (fd >= 0) goes to PATH.tmp; a memory writer
  * (mem != NULL) fills [mem, mem + mem_cap) and fails if it would overflow.

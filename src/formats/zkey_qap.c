@@ -11,7 +11,9 @@
  *     by, so the distinct values and their first-seen order (hence every
  *     index) are the builder's; only distinct values go through from_mont.
  *     Index 0 is +1 (stored R^2 mod r) and 1 is -1, as in the builder;
- *  4. the indices are narrowed to 1, 2 or 4 bytes as the builder does. */
+ *  4. the indices are narrowed to 1, 2 or 4 bytes as the builder does, in
+ *     place. The large arrays are pre-faulted in one call each (fresh pages
+ *     are costly to fault one by one under some hypervisors). */
 #include "formats/zkey_qap.h"
 
 #include <stdlib.h>
@@ -150,13 +152,13 @@ static int finish_matrix(cz_csr *c, uint32_t *ci, const uint8_t *ent)
         c->cidx = ci;
         return 0;
     }
-    c->cidx = malloc(c->nnz ? c->nnz * c->cidx_bytes : 1);
-    if (!c->cidx) return -1;
+    /* narrowed in place (entry k is written at or below where it was read) */
     for (uint64_t k = 0; k < c->nnz; k++) {
-        if (c->cidx_bytes == 1) ((uint8_t *)c->cidx)[k] = (uint8_t)ci[k];
-        else ((uint16_t *)c->cidx)[k] = (uint16_t)ci[k];
+        if (c->cidx_bytes == 1) ((uint8_t *)ci)[k] = (uint8_t)ci[k];
+        else ((uint16_t *)ci)[k] = (uint16_t)ci[k];
     }
-    free(ci);
+    void *shrunk = realloc(ci, c->nnz ? c->nnz * c->cidx_bytes : 1);
+    c->cidx = shrunk ? shrunk : ci;
     return 0;
 }
 
@@ -206,6 +208,7 @@ cz_err cz__zkey_qap(cz_r1cs *out, uint64_t *n_used, const uint8_t *ent, uint64_t
     for (int m = 0; m < 3; m++) {
         out->m[m].n_rows = rows;
         if (!(out->m[m].row_ptr = calloc(rows + 1, sizeof(uint64_t)))) goto nomem;
+        if (m < 2) cz__prefault(out->m[m].row_ptr, (rows + 1) * sizeof(uint64_t)); /* C's is never written */
     }
     /* count per row (at r + 1), prefix sums: row_ptr[r] = start of row r */
     for (uint64_t i = 0; i < n; i++) {
@@ -219,6 +222,8 @@ cz_err cz__zkey_qap(cz_r1cs *out, uint64_t *n_used, const uint8_t *ent, uint64_t
         c->col = malloc(c->nnz ? c->nnz * sizeof *c->col : sizeof *c->col);
         ci[m] = malloc(c->nnz ? c->nnz * sizeof *ci[m] : sizeof *ci[m]);
         if (!c->col || !ci[m]) goto nomem;
+        cz__prefault(c->col, c->nnz * sizeof *c->col);
+        cz__prefault(ci[m], c->nnz * sizeof *ci[m]);
     }
     /* place in file order; row_ptr[r] runs to the end of row r, then shifts back */
     for (uint64_t i = 0; i < n; i++) {

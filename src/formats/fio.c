@@ -12,10 +12,10 @@
 
 #define WBUF (1u << 20)
 
-cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen)
+cz_err cz__open_file(int *fd_out, size_t *len, const char *path, char *msg, size_t msglen)
 {
-    static const uint8_t empty[1];
-    memset(m, 0, sizeof *m);
+    *fd_out = -1;
+    *len = 0;
     int fd = open(path, O_RDONLY);
     if (fd < 0) return cz_fail(CZ_ERR_IO, msg, msglen, "cannot open %s: %s", path, strerror(errno));
     struct stat st;
@@ -32,18 +32,31 @@ cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen)
         close(fd);
         return cz_fail(CZ_ERR_IO, msg, msglen, "%s: too large to map", path);
     }
-    if (st.st_size == 0) {
+    *fd_out = fd;
+    *len = (size_t)st.st_size;
+    return CZ_OK;
+}
+
+cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen)
+{
+    static const uint8_t empty[1];
+    memset(m, 0, sizeof *m);
+    int fd;
+    size_t len;
+    cz_err e = cz__open_file(&fd, &len, path, msg, msglen);
+    if (e) return e;
+    if (len == 0) {
         close(fd);
         m->p = empty;
         return CZ_OK;
     }
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
     int en = errno;
     close(fd);
     if (p == MAP_FAILED) return cz_fail(CZ_ERR_IO, msg, msglen, "cannot map %s: %s", path, strerror(en));
     m->map = p;
     m->p = p;
-    m->len = (size_t)st.st_size;
+    m->len = len;
     return CZ_OK;
 }
 
@@ -51,6 +64,44 @@ void cz__unmap_file(cz__mapped *m)
 {
     if (m->map) munmap(m->map, m->len);
     memset(m, 0, sizeof *m);
+}
+
+#define HUGE (2u << 20)
+
+cz_err cz__map_anon(cz__mapped *m, size_t len, char *msg, size_t msglen)
+{
+    memset(m, 0, sizeof *m);
+    if (len == 0) len = 1;
+    if (len > SIZE_MAX - 2 * (size_t)HUGE) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    size_t len_up = (len + HUGE - 1) & ~(size_t)(HUGE - 1), big = len_up + HUGE;
+    uint8_t *raw = mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory (%zu bytes)", len);
+    /* keep only the 2 MiB aligned part, so that whole huge pages fit */
+    uint8_t *p = (uint8_t *)(((uintptr_t)raw + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
+    if (p > raw) munmap(raw, (size_t)(p - raw));
+    if (raw + big > p + len_up) munmap(p + len_up, (size_t)(raw + big - (p + len_up)));
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, len_up, MADV_HUGEPAGE); /* a hint: failure only costs time */
+#endif
+#ifdef MADV_POPULATE_WRITE
+    (void)madvise(p, len_up, MADV_POPULATE_WRITE); /* ditto (Linux >= 5.14) */
+#endif
+    m->map = p;
+    m->p = p;
+    m->len = len_up;
+    return CZ_OK;
+}
+
+void cz__prefault(void *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+    uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), lo = ((uintptr_t)p + pg - 1) & ~(pg - 1),
+              hi = ((uintptr_t)p + n) & ~(pg - 1);
+    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+    (void)p;
+    (void)n;
+#endif
 }
 
 cz_err cz__writer_open(cz__writer *w, const char *path, char *msg, size_t msglen)

@@ -1,16 +1,20 @@
 /* zkey.c — the .zkey reader (see zkey.h). Parsing walks the header sections,
  * checks every section size against the counts before touching point data,
  * then validates the point arrays in parallel (coordinates < q, on the
- * curve), and builds the A/B rows from the coefficient section with the
- * shared r1cs builder, bucketed by constraint first so any entry order works. */
+ * curve), and builds the A/B rows from the coefficient section
+ * (zkey_qap.c). cz_zkey_open reads the sections into one aligned buffer so
+ * that every point array is used in place. */
 #include "formats/zkey.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "formats/fio.h"
 #include "formats/iden3bin.h"
+#include "formats/zkey_qap.h"
 
 #define fail cz_fail
 #define G1B 96
@@ -52,13 +56,22 @@ static const char *point_err(cz_err e)
                                       : "not in the order-r subgroup";
 }
 
-/* ---- parallel validation of one point array (and the copy into dst) ---- */
-#define VCHUNK 2048
+/* ---- parallel validation of the five point arrays (and copies) ----
+ * One pool run covers all arrays, in chunks of VCHUNK points; each chunk
+ * records its first bad point, and the first bad chunk in array order is
+ * reported, which is the first bad point of the first bad array. */
+#define VCHUNK 1024
 typedef struct {
     const uint8_t *src;
     uint8_t *dst;      /* NULL: validate in place */
     uint64_t n;
     int g2;
+    size_t ch0;        /* index of the array's first chunk */
+    const char *name;
+} varr;
+
+typedef struct {
+    varr a[5];
     uint64_t *bad;     /* per chunk: first bad index or UINT64_MAX */
     cz_err *bad_err;
 } vjob;
@@ -66,71 +79,119 @@ typedef struct {
 static void vtask(void *ctx, size_t ch)
 {
     vjob *j = ctx;
-    uint64_t lo = (uint64_t)ch * VCHUNK, hi = lo + VCHUNK < j->n ? lo + VCHUNK : j->n;
-    size_t sz = j->g2 ? G2B : G1B;
+    int k = 4;
+    while (j->a[k].ch0 > ch) k--;
+    const varr *a = &j->a[k];
+    uint64_t lo = (uint64_t)(ch - a->ch0) * VCHUNK, hi = lo + VCHUNK < a->n ? lo + VCHUNK : a->n;
+    size_t sz = a->g2 ? G2B : G1B;
     j->bad[ch] = UINT64_MAX;
     for (uint64_t i = lo; i < hi; i++) {
         cz_err e;
-        if (j->g2) {
+        if (a->g2) {
             cz_g2_aff p;
-            e = lem_g2(&p, j->src + i * sz);
-            if (!e && j->dst) memcpy(j->dst + i * sz, &p, sz);
+            e = lem_g2(&p, a->src + i * sz);
+            if (!e && a->dst) memcpy(a->dst + i * sz, &p, sz);
         } else {
             cz_g1_aff p;
-            e = lem_g1(&p, j->src + i * sz);
-            if (!e && j->dst) memcpy(j->dst + i * sz, &p, sz);
+            e = lem_g1(&p, a->src + i * sz);
+            if (!e && a->dst) memcpy(a->dst + i * sz, &p, sz);
         }
         if (e) { j->bad[ch] = i; j->bad_err[ch] = e; return; }
     }
 }
 
-/* validates src (n points) and returns a usable array in *out: src itself when
- * aligned and in_place, else a heap copy stored in *owned */
-static cz_err points(const void **out, void **owned, const uint8_t *src, uint64_t n, int g2, int in_place,
-                     cz_pool *pool, const char *name, char *msg, size_t msglen)
+/* validates the arrays and sets out[k] to a usable copy of each: its source
+ * when aligned and in_place, else a heap copy stored in owned[k] */
+static cz_err points(const void *out[5], void *owned[5], varr a[5], int in_place, cz_pool *pool, char *msg,
+                     size_t msglen)
 {
-    size_t sz = g2 ? G2B : G1B;
-    *out = NULL;
-    *owned = NULL;
-    uint8_t *dst = NULL;
-    if (!in_place || ((uintptr_t)src & 7u)) {
-        dst = malloc(n ? n * sz : 1);
-        if (!dst) return fail(CZ_ERR_NOMEM, msg, msglen, "out of memory for %llu %s points", (unsigned long long)n, name);
+    vjob j = {.bad = NULL};
+    size_t nch = 0;
+    cz_err e = CZ_OK;
+    for (int k = 0; k < 5; k++) {
+        size_t sz = a[k].g2 ? G2B : G1B;
+        out[k] = owned[k] = NULL;
+        a[k].dst = NULL;
+        a[k].ch0 = nch;
+        nch += (size_t)((a[k].n + VCHUNK - 1) / VCHUNK);
+        if (!in_place || ((uintptr_t)a[k].src & 7u)) {
+            a[k].dst = owned[k] = malloc(a[k].n ? a[k].n * sz : 1);
+            if (!a[k].dst) {
+                e = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory for %llu %s points", (unsigned long long)a[k].n,
+                         a[k].name);
+                goto out;
+            }
+        }
+        j.a[k] = a[k];
     }
-    size_t nch = (size_t)((n + VCHUNK - 1) / VCHUNK);
-    uint64_t *bad = malloc((nch ? nch : 1) * sizeof *bad);
-    cz_err *bad_err = malloc((nch ? nch : 1) * sizeof *bad_err);
-    if (!bad || !bad_err) {
-        free(dst); free(bad); free(bad_err);
-        return fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
-    }
-    vjob j = {.src = src, .dst = dst, .n = n, .g2 = g2, .bad = bad, .bad_err = bad_err};
+    j.bad = malloc((nch ? nch : 1) * sizeof *j.bad);
+    j.bad_err = malloc((nch ? nch : 1) * sizeof *j.bad_err);
+    if (!j.bad || !j.bad_err) { e = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
     cz_pool_run(pool, nch, vtask, &j);
-    for (size_t c = 0; c < nch; c++) {
-        if (bad[c] == UINT64_MAX) continue;
-        cz_err e = fail(bad_err[c], msg, msglen, "zkey %s point %llu: %s", name, (unsigned long long)bad[c],
-                        point_err(bad_err[c]));
-        free(dst); free(bad); free(bad_err);
-        return e;
+    for (int k = 0; k < 5 && !e; k++)
+        for (size_t c = a[k].ch0; c < (k < 4 ? a[k + 1].ch0 : nch); c++) {
+            if (j.bad[c] == UINT64_MAX) continue;
+            e = fail(j.bad_err[c], msg, msglen, "zkey %s point %llu: %s", a[k].name, (unsigned long long)j.bad[c],
+                     point_err(j.bad_err[c]));
+            break;
+        }
+out:
+    free(j.bad);
+    free(j.bad_err);
+    for (int k = 0; k < 5; k++) {
+        if (e) {
+            free(owned[k]);
+            owned[k] = NULL;
+        } else {
+            out[k] = a[k].dst ? (const void *)a[k].dst : (const void *)a[k].src;
+        }
     }
-    free(bad); free(bad_err);
-    *out = dst ? (const void *)dst : (const void *)src;
-    *owned = dst;
-    return CZ_OK;
+    return e;
+}
+
+/* a point that must also be in the subgroup: CZ_OK or the reason */
+static cz_err vk_point(void *out, const uint8_t *in, int g2)
+{
+    cz_err e = g2 ? lem_g2(out, in) : lem_g1(out, in);
+    if (!e && !(g2 ? cz_g2_aff_in_subgroup(out) : cz_g1_aff_in_subgroup(out))) e = CZ_ERR_NOT_IN_SUBGROUP;
+    return e;
 }
 
 static cz_err vk_g1(cz_g1_aff *out, const uint8_t *in, const char *name, char *msg, size_t msglen)
 {
-    cz_err e = lem_g1(out, in);
-    if (!e && !cz_g1_aff_in_subgroup(out)) e = CZ_ERR_NOT_IN_SUBGROUP;
+    cz_err e = vk_point(out, in, 0);
     return e ? fail(e, msg, msglen, "zkey %s: %s", name, point_err(e)) : CZ_OK;
 }
 
-static cz_err vk_g2(cz_g2_aff *out, const uint8_t *in, const char *name, char *msg, size_t msglen)
+/* the six header points, checked in parallel (the subgroup checks are the
+ * costly part), reported in file order */
+typedef struct {
+    void *out[6];
+    const uint8_t *in[6];
+    cz_err e[6];
+} hjob;
+
+static const int hdr_g2[6] = {0, 0, 1, 1, 0, 1};
+
+static void htask(void *ctx, size_t i)
 {
-    cz_err e = lem_g2(out, in);
-    if (!e && !cz_g2_aff_in_subgroup(out)) e = CZ_ERR_NOT_IN_SUBGROUP;
-    return e ? fail(e, msg, msglen, "zkey %s: %s", name, point_err(e)) : CZ_OK;
+    hjob *j = ctx;
+    j->e[i] = vk_point(j->out[i], j->in[i], hdr_g2[i]);
+}
+
+static cz_err vk_header(cz_groth16_vk *vk, const uint8_t *s, cz_pool *pool, char *msg, size_t msglen)
+{
+    static const char *names[6] = {"alpha1", "beta1", "beta2", "gamma2", "delta1", "delta2"};
+    hjob j = {.out = {&vk->alpha_g1, &vk->beta_g1, &vk->beta_g2, &vk->gamma_g2, &vk->delta_g1, &vk->delta_g2}};
+    size_t at = 0;
+    for (int i = 0; i < 6; i++) {
+        j.in[i] = s + at;
+        at += hdr_g2[i] ? G2B : G1B;
+    }
+    cz_pool_run(pool, 6, htask, &j);
+    for (int i = 0; i < 6; i++)
+        if (j.e[i]) return fail(j.e[i], msg, msglen, "zkey %s: %s", names[i], point_err(j.e[i]));
+    return CZ_OK;
 }
 
 /* section `id` must be exactly `want` bytes */
@@ -147,79 +208,12 @@ static cz_err section(const cz__binfile *bf, uint32_t id, const char *name, uint
     return CZ_OK;
 }
 
-#define CSIZE 44 /* coefficient entry: 3 x u32 + 32-byte value */
+#define CSIZE CZ__ZKEY_CSIZE
 
-static cz_err build_qap(cz_zkey *zk, const uint8_t *sec, char *msg, size_t msglen)
+/* parses the sections of a checked container (bf); frees bf */
+static cz_err parse(cz_zkey *zk, cz__binfile bf, int in_place, cz_pool *pool, char *msg, size_t msglen)
 {
-    cz_groth16_zpk *pk = &zk->pk;
-    uint64_t n = zk->n_coefs, rows = (uint64_t)1 << pk->log_domain;
-    const uint8_t *e0 = sec + 4;
-    /* validate and bucket by constraint (counting sort keeps file order within a row) */
-    uint64_t *start = calloc(rows + 1, sizeof *start);
-    uint64_t *order = malloc((n ? n : 1) * sizeof *order);
-    cz_r1cs_builder *b = NULL;
-    cz_err err = CZ_OK;
-    if (!start || !order) { err = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
-    zk->n_constraints_used = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        const uint8_t *e = e0 + i * CSIZE;
-        uint32_t m = cz__get_le32(e), c = cz__get_le32(e + 4), s = cz__get_le32(e + 8);
-        if (m > 1 || c >= rows || s >= pk->n_vars) {
-            err = fail(CZ_ERR_PARSE, msg, msglen,
-                       "zkey coefficient %llu: matrix %u, constraint %u, signal %u out of range (matrices 0..1, "
-                       "constraints < %llu, signals < %llu)",
-                       (unsigned long long)i, m, c, s, (unsigned long long)rows, (unsigned long long)pk->n_vars);
-            goto out;
-        }
-        cz_fr v;
-        if (cz_fr_from_bytes_le(&v, e + 12)) { /* only the range check matters here */
-            err = fail(CZ_ERR_NONCANONICAL, msg, msglen, "zkey coefficient %llu: value not below r",
-                       (unsigned long long)i);
-            goto out;
-        }
-        if ((uint64_t)c + 1 > zk->n_constraints_used) zk->n_constraints_used = (uint64_t)c + 1;
-        start[c + 1]++;
-    }
-    for (uint64_t r = 0; r < rows; r++) start[r + 1] += start[r];
-    {
-        uint64_t *fill = malloc((rows ? rows : 1) * sizeof *fill);
-        if (!fill) { err = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
-        memcpy(fill, start, rows * sizeof *fill);
-        for (uint64_t i = 0; i < n; i++) order[fill[cz__get_le32(e0 + i * CSIZE + 4)]++] = i;
-        free(fill);
-    }
-    if ((err = cz_r1cs_builder_new(&b, pk->n_public + 1, pk->n_vars - pk->n_public - 1))) {
-        fail(err, msg, msglen, "cannot build the coefficient matrices");
-        goto out;
-    }
-    for (uint64_t r = 0; r < rows && !err; r++) {
-        for (uint64_t k = start[r]; k < start[r + 1] && !err; k++) {
-            const uint8_t *e = e0 + order[k] * CSIZE;
-            cz_fr raw, v;
-            for (int l = 0; l < 4; l++) raw.l[l] = cz__get_le64(e + 12 + 8 * l);
-            cz_fr_from_mont(&v, &raw); /* raw = c R^2 mod r -> Montgomery form of c */
-            err = cz_r1cs_builder_term(b, (int)cz__get_le32(e), cz__get_le32(e + 8), &v);
-        }
-        if (!err) err = cz_r1cs_builder_end_constraint(b);
-    }
-    if (!err) {
-        err = cz_r1cs_builder_finish(b, &pk->qap);
-        b = NULL;
-    }
-    if (err) fail(err, msg, msglen, "cannot build the coefficient matrices: %s", cz_strerror(err));
-out:
-    if (b) cz_r1cs_builder_free(b);
-    free(start);
-    free(order);
-    return err;
-}
-
-static cz_err parse(cz_zkey *zk, const uint8_t *p, size_t len, int in_place, cz_pool *pool, char *msg,
-                    size_t msglen)
-{
-    cz__binfile bf;
-    cz_err e = cz__binfile_parse(&bf, p, len, "zkey", 2, "zkey", msg, msglen);
-    if (e) return e;
+    cz_err e;
     cz_groth16_zpk *pk = &zk->pk;
     const uint8_t *s;
     uint64_t size;
@@ -274,13 +268,7 @@ static cz_err parse(cz_zkey *zk, const uint8_t *p, size_t len, int in_place, cz_
     }
     pk->log_domain = __builtin_ctz(dsize);
     cz_groth16_vk *vk = &pk->vk;
-    if ((e = vk_g1(&vk->alpha_g1, s + at, "alpha1", msg, msglen)) ||
-        (e = vk_g1(&vk->beta_g1, s + at + G1B, "beta1", msg, msglen)) ||
-        (e = vk_g2(&vk->beta_g2, s + at + 2 * G1B, "beta2", msg, msglen)) ||
-        (e = vk_g2(&vk->gamma_g2, s + at + 2 * G1B + G2B, "gamma2", msg, msglen)) ||
-        (e = vk_g1(&vk->delta_g1, s + at + 2 * G1B + 2 * G2B, "delta1", msg, msglen)) ||
-        (e = vk_g2(&vk->delta_g2, s + at + 3 * G1B + 2 * G2B, "delta2", msg, msglen)))
-        goto out;
+    if ((e = vk_header(vk, s + at, pool, msg, msglen))) goto out;
 
     uint64_t nv = pk->n_vars, np = pk->n_public, nd = dsize;
     const uint8_t *s3, *s4, *s5, *s6, *s7, *s8, *s9;
@@ -310,18 +298,18 @@ static cz_err parse(cz_zkey *zk, const uint8_t *p, size_t len, int in_place, cz_
         if ((e = vk_g1(&vk->ic[i], s3 + i * G1B, name, msg, msglen))) goto out;
     }
     const void *arr[5];
-    if ((e = points(&arr[0], &zk->owned[0], s5, nv, 0, in_place, pool, "A", msg, msglen)) ||
-        (e = points(&arr[1], &zk->owned[1], s6, nv, 0, in_place, pool, "B1", msg, msglen)) ||
-        (e = points(&arr[2], &zk->owned[2], s7, nv, 1, in_place, pool, "B2", msg, msglen)) ||
-        (e = points(&arr[3], &zk->owned[3], s8, nv - np - 1, 0, in_place, pool, "C", msg, msglen)) ||
-        (e = points(&arr[4], &zk->owned[4], s9, nd, 0, in_place, pool, "H", msg, msglen)))
-        goto out;
+    varr va[5] = {{.src = s5, .n = nv, .name = "A"},
+                  {.src = s6, .n = nv, .name = "B1"},
+                  {.src = s7, .n = nv, .g2 = 1, .name = "B2"},
+                  {.src = s8, .n = nv - np - 1, .name = "C"},
+                  {.src = s9, .n = nd, .name = "H"}};
+    if ((e = points(arr, zk->owned, va, in_place, pool, msg, msglen))) goto out;
     pk->a = arr[0];
     pk->b_g1 = arr[1];
     pk->b_g2 = arr[2];
     pk->c = arr[3];
     pk->h = arr[4];
-    e = build_qap(zk, s4, msg, msglen);
+    e = cz__zkey_qap(&pk->qap, &zk->n_constraints_used, s4 + 4, zk->n_coefs, nd, nv, np, pool, msg, msglen);
 out:
     cz__binfile_free(&bf);
     return e;
@@ -342,26 +330,112 @@ void cz_zkey_close(cz_zkey *zk)
 cz_err cz_zkey_load_mem(cz_zkey *zk, const uint8_t *buf, size_t len, cz_pool *pool, char *msg, size_t msglen)
 {
     memset(zk, 0, sizeof *zk);
-    cz_err e = parse(zk, buf, len, 0, pool, msg, msglen);
+    cz__binfile bf;
+    cz_err e = cz__binfile_parse(&bf, buf, len, "zkey", 2, "zkey", msg, msglen);
+    if (!e) e = parse(zk, bf, 0, pool, msg, msglen);
     if (e) cz_zkey_close(zk);
+    return e;
+}
+
+/* one piece of a section copy: PIECE bytes or fewer, read by a pool task */
+#define PIECE ((size_t)1 << 20)
+typedef struct {
+    int fd;
+    const cz__binfile *bf;  /* offsets still the file's */
+    uint8_t *img;
+    const uint64_t *at;     /* per section: offset in img */
+    const size_t *p0;       /* per section: index of its first piece */
+    int *err;               /* per piece: errno, -1 short read, 0 ok */
+} rjob;
+
+static void rtask(void *ctx, size_t piece)
+{
+    rjob *j = ctx;
+    uint32_t i = 0;
+    while (i + 1 < j->bf->n && j->p0[i + 1] <= piece) i++;
+    uint64_t lo = (uint64_t)(piece - j->p0[i]) * PIECE, size = j->bf->s[i].size;
+    size_t len = size - lo < PIECE ? (size_t)(size - lo) : PIECE;
+    uint8_t *d = j->img + j->at[i] + lo;
+    off_t off = (off_t)(j->bf->s[i].off + lo);
+    j->err[piece] = 0;
+    while (len) {
+        ssize_t k = pread(j->fd, d, len, off);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) { j->err[piece] = k < 0 ? errno : -1; return; }
+        d += k;
+        len -= (size_t)k;
+        off += k;
+    }
+}
+
+/* Copies every section of the checked container bf (of the file fd) into
+ * one fresh buffer *img, each at a 64-byte aligned offset, and points bf at
+ * it. pread moves the data (in 1 MiB pieces over the pool) without faulting
+ * the file's pages into this process, the buffer is pre-faulted in huge
+ * pages (cz__map_anon), and every point array can then be used in place,
+ * whatever its offset in the file. */
+static cz_err read_aligned(cz__binfile *bf, cz__mapped *img, int fd, cz_pool *pool, const char *path, char *msg,
+                           size_t msglen)
+{
+    uint64_t total = 0;
+    size_t npieces = 0;
+    uint64_t *at = malloc((bf->n + 1) * sizeof *at);
+    size_t *p0 = malloc((bf->n + 1) * sizeof *p0);
+    int *err = NULL;
+    cz_err e = CZ_OK;
+    if (!at || !p0) { e = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
+    for (uint32_t i = 0; i < bf->n; i++) {
+        at[i] = total;
+        p0[i] = npieces;
+        total += (bf->s[i].size + 63) & ~(uint64_t)63;
+        npieces += (size_t)((bf->s[i].size + PIECE - 1) / PIECE);
+    }
+    if (total > SIZE_MAX) { e = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
+    err = malloc((npieces ? npieces : 1) * sizeof *err);
+    if (!err) { e = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory"); goto out; }
+    if ((e = cz__map_anon(img, (size_t)total, msg, msglen))) goto out;
+    rjob j = {.fd = fd, .bf = bf, .img = img->map, .at = at, .p0 = p0, .err = err};
+    cz_pool_run(pool, npieces, rtask, &j);
+    for (size_t k = 0; k < npieces; k++) {
+        if (!err[k]) continue;
+        e = fail(CZ_ERR_IO, msg, msglen, "cannot read %s: %s", path,
+                 err[k] > 0 ? strerror(err[k]) : "the file became shorter");
+        cz__unmap_file(img);
+        goto out;
+    }
+    for (uint32_t i = 0; i < bf->n; i++) bf->s[i].off = at[i];
+    bf->p = img->p;
+    bf->len = img->len;
+out:
+    free(at);
+    free(p0);
+    free(err);
     return e;
 }
 
 cz_err cz_zkey_open(cz_zkey *zk, const char *path, cz_pool *pool, char *msg, size_t msglen)
 {
     memset(zk, 0, sizeof *zk);
-    cz__mapped m;
-    cz_err e = cz__map_file(&m, path, msg, msglen);
+    cz__mapped img = {0};
+    int fd;
+    size_t len;
+    cz_err e = cz__open_file(&fd, &len, path, msg, msglen);
     if (e) return e;
     char why[400];
-    e = parse(zk, m.p, m.len, 1, pool, why, sizeof why);
+    cz__binfile bf;
+    /* the container is checked reading only its section headers, then the
+     * sections are read into an aligned buffer */
+    e = cz__binfile_parse_fd(&bf, fd, len, "zkey", 2, "zkey", why, sizeof why);
+    if (!e && (e = read_aligned(&bf, &img, fd, pool, path, why, sizeof why))) cz__binfile_free(&bf);
+    close(fd);
+    if (!e) e = parse(zk, bf, 1, pool, why, sizeof why);
     if (e) {
         fail(e, msg, msglen, "%s: %s", path, why);
         cz_zkey_close(zk);
-        cz__unmap_file(&m);
+        cz__unmap_file(&img);
         return e;
     }
-    zk->map = m.map;
-    zk->map_len = m.len;
+    zk->map = img.map;
+    zk->map_len = img.len;
     return CZ_OK;
 }

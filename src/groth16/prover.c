@@ -11,6 +11,7 @@
  *   C = sum h_i H_i + sum aux_i L_i + s A + r B_g1 - r s delta  (G1)
  * The MSMs skip zero scalars and add one-scalars directly (msm.h). */
 #include "groth16/groth16.h"
+#include "util/mem.h"
 #include "util/clock.h"
 
 #include <stdio.h>
@@ -114,7 +115,7 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     uint64_t n_aux = cs->n_vars - cs->n_inputs;
     size_t words = (cs->n_vars + 63) / 64;
     uint64_t *da = calloc(words ? words : 1, 8), *db = calloc(words ? words : 1, 8);
-    cz_fr *a = calloc(m, sizeof(cz_fr)), *b = calloc(m, sizeof(cz_fr)), *c = calloc(m, sizeof(cz_fr));
+    cz_fr *a = cz_big_array(m, sizeof(cz_fr)), *b = cz_big_array(m, sizeof(cz_fr)), *c = cz_big_array(m, sizeof(cz_fr));
     cz_ntt_domain dom = {0};
     if (!da || !db || !a || !b || !c) { err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory (domain 2^%d)", log_m); goto done; }
     uint64_t na = cz_groth16_density_a(cs, da), nb = cz_r1cs_density(cs, CZ_B, db);
@@ -158,8 +159,8 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     cz_pool_run(pool, (m + 4095) / 4096, h_pointwise, &hj);
     cz_ntt_coset_inverse(&dom, a, pool);
     tm.ntt_ms = cz_now_ms() - ts;
-    free(b); b = NULL;
-    free(c); c = NULL;
+    cz_big_free(b); b = NULL;
+    cz_big_free(c); c = NULL;
 
     cz_g1_jac h_acc, a_acc, b1_acc;
     cz_g2_jac b2_acc;
@@ -183,7 +184,7 @@ msm_fail:
     cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));
 done:
     cz_ntt_domain_free(&dom);
-    free(da); free(db); free(a); free(b); free(c);
+    free(da); free(db); cz_big_free(a); cz_big_free(b); cz_big_free(c);
     tm.total_ms = cz_now_ms() - t0;
     if (t) *t = tm;
     return err;

@@ -1,6 +1,7 @@
 /* msm.c — window and strategy choice, signed-digit extraction, and the G1/G2
  * instantiations of msm_tmpl.h. */
 #include "msm/msm.h"
+#include "util/mem.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -489,9 +489,9 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
     for (size_t t = 0; t < nterms; t++) n += terms[t].n;
     /* split scalars into ones and the rest (plain form); infinity bases
      * contribute nothing and are dropped here */
-    const GT(aff) **ones = malloc((n ? n : 1) * sizeof *ones);
-    const GT(aff) **pp = malloc((n ? n : 1) * sizeof *pp);
-    uint64_t *kh = malloc((n ? n : 1) * 5 * sizeof *kh);
+    const GT(aff) **ones = cz_big_array(n, sizeof *ones);
+    const GT(aff) **pp = cz_big_array(n, sizeof *pp);
+    uint64_t *kh = cz_big_array(n, 5 * sizeof *kh);
     const GT(aff) **pp2 = NULL;
     GT(aff) *sg = NULL;
     uint64_t *k2 = NULL;
@@ -536,9 +536,9 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
         LF(prep_job) pj = {.pp = pp, .kh = kh, .n = n_big};
         LF(job) j = {.c = c};
         if (glv) {
-            sg = malloc(n_big * sizeof *sg);
-            pp2 = malloc(2 * n_big * sizeof *pp2);
-            k2 = malloc(2 * n_big * 3 * sizeof *k2);
+            sg = cz_big_array(n_big, sizeof *sg);
+            pp2 = cz_big_array(n_big, 2 * sizeof *pp2);
+            k2 = cz_big_array(n_big, 6 * sizeof *k2);
             if (!sg || !pp2 || !k2) { err = CZ_ERR_NOMEM; goto done; }
             pj.sg = sg;
             pj.pp2 = pp2;
@@ -577,12 +577,12 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
     }
 done:
     free(results);
-    free(ones);
-    free(pp);
-    free(kh);
-    free(pp2);
-    free(sg);
-    free(k2);
+    cz_big_free(ones);
+    cz_big_free(pp);
+    cz_big_free(kh);
+    cz_big_free(pp2);
+    cz_big_free(sg);
+    cz_big_free(k2);
     if (err) GF(set_inf)(out);
     return err;
 }

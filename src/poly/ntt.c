@@ -8,6 +8,7 @@
  * twiddles they need copied into a small contiguous table); each later stage
  * is one pass whose n/2 butterflies are split into chunks for the pool. */
 #include "poly/ntt.h"
+#include "util/mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +42,8 @@ cz_err cz_ntt_domain_init(cz_ntt_domain *d, int log_n, uint64_t generator)
     d->gen = g;
     cz_fr_inv(&d->gen_inv, &g);
     size_t half = d->n / 2 ? d->n / 2 : 1;
-    d->tw = malloc(half * sizeof(cz_fr));
-    d->tw_inv = malloc(half * sizeof(cz_fr));
+    d->tw = cz_big_array(half, sizeof(cz_fr));
+    d->tw_inv = cz_big_array(half, sizeof(cz_fr));
     if (!d->tw || !d->tw_inv) { cz_ntt_domain_free(d); return CZ_ERR_NOMEM; }
     cz_fr_one(&d->tw[0]);
     cz_fr_one(&d->tw_inv[0]);
@@ -55,8 +56,8 @@ cz_err cz_ntt_domain_init(cz_ntt_domain *d, int log_n, uint64_t generator)
 
 void cz_ntt_domain_free(cz_ntt_domain *d)
 {
-    free(d->tw);
-    free(d->tw_inv);
+    cz_big_free(d->tw);
+    cz_big_free(d->tw_inv);
     d->tw = d->tw_inv = NULL;
 }
 

@@ -1,0 +1,67 @@
+/* mem.c — see mem.h. Every block starts with a 64-byte header recording how
+ * it was obtained, so cz_big_free needs no size. Mapped blocks: map
+ * len + 2 MiB, keep the 2 MiB-aligned part, advise huge pages. */
+#include "util/mem.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#define HDR 64
+#define HUGE_SZ ((size_t)2 << 20)
+#define MAGIC_HEAP 0x637a6865u /* "czhe" */
+#define MAGIC_MAP 0x637a6d61u  /* "czma" */
+
+typedef struct {
+    uint32_t magic;
+    void *base;
+    size_t len;
+} hdr;
+
+_Static_assert(sizeof(hdr) <= HDR, "header fits");
+
+void *cz_big_alloc(size_t n)
+{
+    if (n > SIZE_MAX - 2 * HUGE_SZ - HDR) return NULL;
+    if (n < CZ_BIG_MIN) {
+        uint8_t *p = calloc(1, n + HDR);
+        if (!p) return NULL;
+        hdr *h = (hdr *)p;
+        h->magic = MAGIC_HEAP;
+        h->base = p;
+        return p + HDR;
+    }
+    size_t len = (n + HDR + HUGE_SZ - 1) & ~(HUGE_SZ - 1), big = len + HUGE_SZ;
+    uint8_t *raw = mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED) return NULL;
+    uint8_t *p = (uint8_t *)(((uintptr_t)raw + HUGE_SZ - 1) & ~(uintptr_t)(HUGE_SZ - 1));
+    if (p > raw) munmap(raw, (size_t)(p - raw));
+    if (raw + big > p + len) munmap(p + len, (size_t)(raw + big - (p + len)));
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, len, MADV_HUGEPAGE);
+#endif
+    hdr *h = (hdr *)p;
+    h->magic = MAGIC_MAP;
+    h->base = p;
+    h->len = len;
+    return p + HDR;
+}
+
+void *cz_big_array(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size) return NULL;
+    return cz_big_alloc(n * size);
+}
+
+void cz_big_free(void *q)
+{
+    if (!q) return;
+    hdr *h = (hdr *)((uint8_t *)q - HDR);
+    if (h->magic == MAGIC_MAP) {
+        h->magic = 0;
+        munmap(h->base, h->len);
+    } else {
+        h->magic = 0;
+        free(h->base);
+    }
+}

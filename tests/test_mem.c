@@ -1,8 +1,9 @@
 /* test_mem.c — cz_big_alloc / cz_big_array / cz_big_free: both kinds of
  * block (heap below CZ_BIG_MIN, own mapping above) come back zeroed,
  * 16-byte aligned and writable over their whole length, overflowing sizes
- * give NULL, and many blocks live side by side without overlapping (each is
- * filled with its own byte and checked after all are filled). */
+ * give NULL, many blocks live side by side without overlapping (each is
+ * filled with its own byte and checked after all are filled), and blocks
+ * handed out again after a free are zeroed again. */
 #include <stdint.h>
 #include <string.h>
 #include "testutil.h"
@@ -41,5 +42,18 @@ int main(void)
         CHECK(a[99999] == 99999);
     }
     cz_big_free(a);
+    /* freed mapped blocks are handed out again: still zeroed, and a smaller
+     * request may get a larger kept block */
+    for (int r = 0; r < 4; r++) {
+        size_t n = (r % 2 ? (size_t)3 << 20 : CZ_BIG_MIN) + (size_t)r;
+        uint8_t *q = cz_big_alloc(n);
+        CHECK(q != NULL);
+        if (!q) continue;
+        int zero = 1;
+        for (size_t k = 0; k < n; k++) zero &= q[k] == 0;
+        CHECK_MSG(zero, "reused block of %zu bytes not zeroed", n);
+        memset(q, 0xa5, n);
+        cz_big_free(q);
+    }
     return cz_test_finish("test_mem");
 }

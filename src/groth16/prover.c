@@ -115,7 +115,7 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     uint64_t n_aux = cs->n_vars - cs->n_inputs;
     size_t words = (cs->n_vars + 63) / 64;
     uint64_t *da = calloc(words ? words : 1, 8), *db = calloc(words ? words : 1, 8);
-    cz_fr *a = cz_big_array(m, sizeof(cz_fr)), *b = cz_big_array(m, sizeof(cz_fr)), *c = cz_big_array(m, sizeof(cz_fr));
+    cz_fr *a = cz_big_array(m, 3 * sizeof(cz_fr)), *b = a ? a + m : NULL, *c = a ? a + 2 * m : NULL; /* one block */
     cz_ntt_domain dom = {0};
     if (!da || !db || !a || !b || !c) { err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory (domain 2^%d)", log_m); goto done; }
     uint64_t na = cz_groth16_density_a(cs, da), nb = cz_r1cs_density(cs, CZ_B, db);
@@ -159,8 +159,6 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     cz_pool_run(pool, (m + 4095) / 4096, h_pointwise, &hj);
     cz_ntt_coset_inverse(&dom, a, pool);
     tm.ntt_ms = cz_now_ms() - ts;
-    cz_big_free(b); b = NULL;
-    cz_big_free(c); c = NULL;
 
     cz_g1_jac h_acc, a_acc, b1_acc;
     cz_g2_jac b2_acc;
@@ -184,7 +182,7 @@ msm_fail:
     cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));
 done:
     cz_ntt_domain_free(&dom);
-    free(da); free(db); cz_big_free(a); cz_big_free(b); cz_big_free(c);
+    free(da); free(db); cz_big_free(a);
     tm.total_ms = cz_now_ms() - t0;
     if (t) *t = tm;
     return err;

@@ -74,7 +74,7 @@ cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, co
         pk->vk.n_ic != n_in || n_in > pk->n_vars)
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "inconsistent zkey proving key");
     if (!cz_fr_is_one(&w[0])) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "witness[0] must be 1");
-    cz_fr *a = cz_big_array(n, sizeof(cz_fr)), *b = cz_big_array(n, sizeof(cz_fr)), *c = cz_big_array(n, sizeof(cz_fr));
+    cz_fr *a = cz_big_array(n, 3 * sizeof(cz_fr)), *b = a ? a + n : NULL, *c = a ? a + 2 * n : NULL; /* one block */
     cz_ntt_domain dom = {0};
     if (!a || !b || !c) { err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory (domain 2^%d)", log_n); goto done; }
 
@@ -100,8 +100,6 @@ cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, co
     j.stage = 1;
     cz_pool_run(pool, (n + 4095) / 4096, ab_task, &j);
     tm.ntt_ms = cz_now_ms() - ts;
-    cz_big_free(b); b = NULL;
-    cz_big_free(c); c = NULL;
 
     cz_g1_jac c_acc, a_acc, b1_acc;
     cz_g2_jac b2_acc;
@@ -125,7 +123,7 @@ msm_fail:
     cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));
 done:
     cz_ntt_domain_free(&dom);
-    cz_big_free(a); cz_big_free(b); cz_big_free(c);
+    cz_big_free(a);
     tm.total_ms = cz_now_ms() - t0;
     if (t) *t = tm;
     return err;

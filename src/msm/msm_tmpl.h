@@ -321,23 +321,31 @@ static void LF(window_ba)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *res)
     LF(ba) s = {0};
     s.cap = cz__msm_batch_size(nb);
     s.qcap = s.cap / 4;
-    s.bk = malloc(nb * sizeof *s.bk);
-    s.st = calloc(nb, 1); /* all EMPTY */
-    s.bb = malloc(s.cap * sizeof *s.bb);
-    s.pt = malloc(s.cap * sizeof *s.pt);
-    s.den = malloc(s.cap * sizeof *s.den);
-    s.pre = malloc(s.cap * sizeof *s.pre);
-    s.kind = malloc(s.cap);
-    s.qb = malloc(s.qcap * sizeof *s.qb);
-    s.qp = malloc(s.qcap * sizeof *s.qp);
-    s.qneg = malloc(s.qcap);
-    if (!s.bk || !s.st || !s.bb || !s.pt || !s.den || !s.pre || !s.kind || !s.qb || !s.qp ||
-        !s.qneg) {
+    /* one zeroed block (util/mem.h: huge pages, reused by later tasks):
+     * zero bytes are the empty bucket (0, 0) and the EMPTY state */
+    size_t sz[10] = {nb * sizeof *s.bk, nb, s.cap * sizeof *s.bb, s.cap * sizeof *s.pt, s.cap * sizeof *s.den,
+                     s.cap * sizeof *s.pre, s.cap, s.qcap * sizeof *s.qb, s.qcap * sizeof *s.qp, s.qcap};
+    size_t off[10], tot = 0;
+    for (int k = 0; k < 10; k++) {
+        off[k] = tot;
+        tot += (sz[k] + 63) & ~(size_t)63;
+    }
+    uint8_t *blk = cz_big_alloc(tot);
+    if (!blk) {
         j->oom = 1;
         GF(set_inf)(res);
-        goto out;
+        return;
     }
-    for (size_t i = 0; i < nb; i++) GF(aff_set_inf)(&s.bk[i]);
+    s.bk = (GT(aff) *)(blk + off[0]);
+    s.st = blk + off[1];
+    s.bb = (uint32_t *)(blk + off[2]);
+    s.pt = (GT(aff) *)(blk + off[3]);
+    s.den = (FE *)(blk + off[4]);
+    s.pre = (FE *)(blk + off[5]);
+    s.kind = blk + off[6];
+    s.qb = (uint32_t *)(blk + off[7]);
+    s.qp = (const GT(aff) **)(blk + off[8]);
+    s.qneg = blk + off[9];
     for (size_t i = lo; i < hi; i++) {
         int d = digit(j->kh + (size_t)j->kl * i, w, j->c);
         if (!d) continue;
@@ -355,17 +363,7 @@ static void LF(window_ba)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *res)
     }
     while (s.m || s.nq) LF(flush)(&s);
     if (!LF(bucket_sum_ba)(res, s.bk, nb)) BUCKET_SUM(res, s.bk, nb, GF(xyzz_add_mixed));
-out:
-    free(s.bk);
-    free(s.st);
-    free(s.bb);
-    free(s.pt);
-    free(s.den);
-    free(s.pre);
-    free(s.kind);
-    free(s.qb);
-    free(s.qp);
-    free(s.qneg);
+    cz_big_free(blk);
 }
 
 static void LF(window_task)(void *ctx, size_t t)
@@ -489,14 +487,17 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
     for (size_t t = 0; t < nterms; t++) n += terms[t].n;
     /* split scalars into ones and the rest (plain form); infinity bases
      * contribute nothing and are dropped here */
-    const GT(aff) **ones = cz_big_array(n, sizeof *ones);
-    const GT(aff) **pp = cz_big_array(n, sizeof *pp);
-    uint64_t *kh = cz_big_array(n, 5 * sizeof *kh);
-    const GT(aff) **pp2 = NULL;
+    /* one block each for the scan's arrays and the split's (fewer, fuller
+     * huge pages; see util/mem.h) */
+    uint8_t *blk = cz_big_array(n, 2 * sizeof(void *) + 5 * sizeof(uint64_t)), *blk2 = NULL;
+    const GT(aff) **ones = NULL, **pp = NULL, **pp2 = NULL;
+    uint64_t *kh = NULL, *k2 = NULL;
     GT(aff) *sg = NULL;
-    uint64_t *k2 = NULL;
     GT(jac) *results = NULL;
-    if (!ones || !pp || !kh) { err = CZ_ERR_NOMEM; goto done; }
+    if (!blk) { err = CZ_ERR_NOMEM; goto done; }
+    kh = (uint64_t *)blk;
+    ones = (const GT(aff) **)(kh + 5 * n);
+    pp = ones + n;
     size_t n_ones = 0, n_big = 0;
     for (size_t t = 0; t < nterms; t++) {
         const MT *tm = &terms[t];
@@ -536,10 +537,11 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
         LF(prep_job) pj = {.pp = pp, .kh = kh, .n = n_big};
         LF(job) j = {.c = c};
         if (glv) {
-            sg = cz_big_array(n_big, sizeof *sg);
-            pp2 = cz_big_array(n_big, 2 * sizeof *pp2);
-            k2 = cz_big_array(n_big, 6 * sizeof *k2);
-            if (!sg || !pp2 || !k2) { err = CZ_ERR_NOMEM; goto done; }
+            blk2 = cz_big_array(n_big, sizeof *sg + 2 * sizeof *pp2 + 6 * sizeof *k2);
+            if (!blk2) { err = CZ_ERR_NOMEM; goto done; }
+            sg = (GT(aff) *)blk2;
+            k2 = (uint64_t *)(sg + n_big);
+            pp2 = (const GT(aff) **)(k2 + 6 * n_big);
             pj.sg = sg;
             pj.pp2 = pp2;
             pj.k2 = k2;
@@ -577,12 +579,8 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
     }
 done:
     free(results);
-    cz_big_free(ones);
-    cz_big_free(pp);
-    cz_big_free(kh);
-    cz_big_free(pp2);
-    cz_big_free(sg);
-    cz_big_free(k2);
+    cz_big_free(blk);
+    cz_big_free(blk2);
     if (err) GF(set_inf)(out);
     return err;
 }

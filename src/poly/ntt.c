@@ -42,9 +42,9 @@ cz_err cz_ntt_domain_init(cz_ntt_domain *d, int log_n, uint64_t generator)
     d->gen = g;
     cz_fr_inv(&d->gen_inv, &g);
     size_t half = d->n / 2 ? d->n / 2 : 1;
-    d->tw = cz_big_array(half, sizeof(cz_fr));
-    d->tw_inv = cz_big_array(half, sizeof(cz_fr));
-    if (!d->tw || !d->tw_inv) { cz_ntt_domain_free(d); return CZ_ERR_NOMEM; }
+    d->tw = cz_big_array(half, 2 * sizeof(cz_fr)); /* tw_inv is its second half */
+    d->tw_inv = d->tw ? d->tw + half : NULL;
+    if (!d->tw) { cz_ntt_domain_free(d); return CZ_ERR_NOMEM; }
     cz_fr_one(&d->tw[0]);
     cz_fr_one(&d->tw_inv[0]);
     for (size_t j = 1; j < half; j++) {
@@ -57,7 +57,6 @@ cz_err cz_ntt_domain_init(cz_ntt_domain *d, int log_n, uint64_t generator)
 void cz_ntt_domain_free(cz_ntt_domain *d)
 {
     cz_big_free(d->tw);
-    cz_big_free(d->tw_inv);
     d->tw = d->tw_inv = NULL;
 }
 

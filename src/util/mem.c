@@ -17,7 +17,7 @@
 #define HUGE_SZ ((size_t)2 << 20)
 #define MAGIC_HEAP 0x637a6865u /* "czhe" */
 #define MAGIC_MAP 0x637a6d61u  /* "czma" */
-#define KEEP_MAX ((size_t)1 << 30)
+#define KEEP_MAX ((size_t)512 << 20)
 #define KEEP_SLOTS 64
 
 typedef struct {

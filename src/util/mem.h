@@ -8,7 +8,9 @@
  * 2 MiB-aligned anonymous mapping marked MADV_HUGEPAGE (a hint: where the
  * kernel has transparent huge pages off it is plain memory); smaller ones
  * come from calloc. The memory is zeroed either way. cz_big_free releases
- * either kind (NULL is fine). */
+ * either kind (NULL is fine); freed mappings are kept (512 MiB at most in
+ * all) and handed out again, cleared, so a process touches fresh memory for
+ * its largest working set only once. */
 #ifndef CZ_UTIL_MEM_H
 #define CZ_UTIL_MEM_H
 

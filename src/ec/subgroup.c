@@ -58,6 +58,14 @@ void cz__g2_psi(cz_g2_jac *out, const cz_g2_jac *p)
     cz_fp2_conj(&out->z, &p->z);
 }
 
+void cz_g2_aff_psi(cz_g2_aff *out, const cz_g2_aff *p)
+{
+    cz_fp2_conj(&out->x, &p->x);
+    cz_fp2_mul(&out->x, &out->x, &psi_cx);
+    cz_fp2_conj(&out->y, &p->y);
+    cz_fp2_mul(&out->y, &out->y, &psi_cy);
+}
+
 int cz_g2_in_subgroup(const cz_g2_jac *p)
 {
     if (cz_g2_is_inf(p)) return 1;

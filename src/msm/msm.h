@@ -6,11 +6,13 @@
  * witnesses are mostly bits); the rest go through Pippenger with signed-digit
  * windows whose width is chosen from their count, and buckets that are XYZZ
  * (small windows) or affine with batched additions sharing one inversion
- * (wide windows). On G1 the scalars may first be split by the endomorphism
- * (cz_g1_aff_sigma) into two halves of 128 bits over P and -sigma(P), which
- * halves the windows and so the bucket sums (chosen by the same cost model).
- * That split needs every base in G1 (the order-r subgroup): a base outside
- * it gives a wrong sum, as it would give an invalid proof anyway. Infinity
+ * (wide windows). The scalars may first be split by an endomorphism: on G1
+ * (cz_g1_aff_sigma) into two parts of 128 bits over P and -sigma(P), on G2
+ * (cz_g2_aff_psi) into four of 64 bits over P, -psi P, psi^2 P, -psi^3 P,
+ * which divides the windows and so the bucket sums by 2 or 4 (chosen by the
+ * same cost model). The split needs every base in the order-r subgroup: a
+ * base outside it gives a wrong sum, as it would give an invalid proof
+ * anyway. Infinity
  * bases are skipped. Work is split into (window, chunk of points) tasks over
  * the pool.
  *
@@ -60,18 +62,21 @@ int cz_msm_window_bits(size_t n);
 
 /* Internal, for tests and benchmarks: force the window width (2..16; 0 =
  * automatic) and the bucket strategy (1 = XYZZ, 2 = batch-affine; 0 =
- * automatic; plus 4: bucket prefetches off; plus 8: G1 endomorphism split
+ * automatic; plus 4: bucket prefetches off; plus 8: endomorphism split
  * forced on, 16: forced off) of later calls. Process-wide and not
  * synchronised: set it while no MSM runs. */
 void cz__msm_config(int window_bits, int strategy);
 /* the plan for n scalars (beyond 0 and 1), affine points of aff_bytes bytes,
- * a pool of `threads` threads and whether the endomorphism split is
- * possible (G1): returns the window width, *glv says whether to split */
-int cz__msm_plan(size_t n, size_t aff_bytes, unsigned threads, int glv_possible, int *glv);
-/* the window width without the split (cz__msm_plan with glv_possible 0) */
+ * a pool of `threads` threads and the endomorphism split into `ways` parts
+ * (2 on G1, 4 on G2, 1: none): returns the window width, *split says
+ * whether to split */
+int cz__msm_plan(size_t n, size_t aff_bytes, unsigned threads, int ways, int *split);
+/* the window width without the split (cz__msm_plan with ways 1) */
 int cz__msm_window_bits_for(size_t n, size_t aff_bytes, unsigned threads);
 /* k (plain, < r) = k0 + k1 z with z = x^2 (see cz_g1_aff_sigma), k0, k1 < z */
 void cz__msm_glv_split(uint64_t k0[2], uint64_t k1[2], const uint64_t k[4]);
+/* k (plain, < r) = d0 + d1 u + d2 u^2 + d3 u^3 with u = |x|, every d_i < u */
+void cz__msm_psi_split(uint64_t d[4], const uint64_t k[4]);
 /* the strategy for window width c and n points per task (1 = batch-affine) */
 int cz__msm_use_batch_affine(int c, size_t n);
 /* additions per shared inversion for nbuckets batch-affine buckets */

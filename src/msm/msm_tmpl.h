@@ -1,10 +1,13 @@
 /* msm_tmpl.h — Pippenger for one group, included by msm.c once per group with
  * G (g1 or g2), FE (the coordinate field type), FEP (its function prefix)
- * and MSM_GLV (1 where cz_g1_aff_sigma exists) defined (see msm.h).
+ * and the endomorphism split: MSM_WAYS parts of MSM_BITS bits, MSM_KL limbs
+ * each (G1: 2 x 128 by sigma; G2: 4 x 64 by psi) (see msm.h).
  *
  * Entries: every scalar other than 0 and 1 becomes an entry (base pointer,
- * scalar of kl limbs). With the endomorphism split (G1) each scalar k gives
- * two entries, k mod z on P and k div z on -sigma(P), of 128 bits each.
+ * scalar of kl limbs). With the endomorphism split each scalar k gives
+ * MSM_WAYS entries: on G1 k mod z on P and k div z on -sigma(P), of 128 bits
+ * each; on G2 the four base-|x| digits of k on P, -psi P, psi^2 P, -psi^3 P,
+ * of 64 bits each.
  *
  * Signed digits: a scalar k is cut into nw windows of c >= 2 bits
  * (see num_windows). Adding H = sum_w 2^(c-1) 2^(wc) once
@@ -450,31 +453,53 @@ typedef struct {
     uint64_t *kh;        /* 5 limbs per scalar, plain; + H in place unless split */
     size_t n;
     uint64_t h[5];
-    GT(aff) *sg;         /* split: -sigma(P) per scalar */
-    const GT(aff) **pp2; /* split: entries (P, k mod z), (-sigma(P), k div z) */
-    uint64_t *k2;        /* split: 3 limbs per entry, + H */
+    GT(aff) *ext;        /* split: MSM_WAYS - 1 endomorphism images per scalar */
+    const GT(aff) **pp2; /* split: MSM_WAYS entries per scalar */
+    uint64_t *k2;        /* split: MSM_KL limbs per entry, + H */
 } LF(prep_job);
+
+/* the split of one scalar: its parts (MSM_KL limbs each) and the bases they
+ * multiply, P and endomorphism images with signs (msm.h, ec.h) */
+static void LF(split_one)(uint64_t *d, GT(aff) *e, const uint64_t *k, const GT(aff) *p)
+{
+#if MSM_WAYS == 2 /* G1: k mod z on P, k div z on -sigma(P) */
+    cz__msm_glv_split(d, d + 3, k);
+    d[2] = d[5] = 0;
+    GF(aff_sigma)(&e[0], p);
+    FF(neg)(&e[0].y, &e[0].y);
+#else /* G2: base-|x| digits on P, -psi P, psi^2 P, -psi^3 P */
+    uint64_t dd[4];
+    cz__msm_psi_split(dd, k);
+    for (int w = 0; w < 4; w++) {
+        d[2 * w] = dd[w];
+        d[2 * w + 1] = 0;
+    }
+    GF(aff_psi)(&e[0], p);
+    GF(aff_psi)(&e[1], &e[0]);
+    GF(aff_psi)(&e[2], &e[1]);
+    FF(neg)(&e[0].y, &e[0].y);
+    FF(neg)(&e[2].y, &e[2].y);
+#endif
+}
 
 static void LF(prep_task)(void *ctx, size_t t)
 {
     LF(prep_job) *j = ctx;
     size_t lo = t * PREP_CHUNK, hi = lo + PREP_CHUNK < j->n ? lo + PREP_CHUNK : j->n;
-#if MSM_GLV
     if (j->k2) {
         for (size_t i = lo; i < hi; i++) {
-            uint64_t *d = j->k2 + 6 * i;
-            cz__msm_glv_split(d, d + 3, j->kh + 5 * i);
-            d[2] = d[5] = 0;
-            add_h(d, 3, j->h);
-            add_h(d + 3, 3, j->h);
-            GF(aff_sigma)(&j->sg[i], j->pp[i]);
-            FF(neg)(&j->sg[i].y, &j->sg[i].y);
-            j->pp2[2 * i] = j->pp[i];
-            j->pp2[2 * i + 1] = &j->sg[i];
+            uint64_t *d = j->k2 + (size_t)MSM_WAYS * MSM_KL * i;
+            GT(aff) *e = j->ext + (size_t)(MSM_WAYS - 1) * i;
+            const GT(aff) **q = j->pp2 + (size_t)MSM_WAYS * i;
+            LF(split_one)(d, e, j->kh + 5 * i, j->pp[i]);
+            q[0] = j->pp[i];
+            for (int w = 0; w < MSM_WAYS; w++) {
+                if (w) q[w] = &e[w - 1];
+                add_h(d + MSM_KL * w, MSM_KL, j->h);
+            }
         }
         return;
     }
-#endif
     for (size_t i = lo; i < hi; i++) add_h(j->kh + 5 * i, 5, j->h);
 }
 
@@ -492,7 +517,7 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
     uint8_t *blk = cz_big_array(n, 2 * sizeof(void *) + 5 * sizeof(uint64_t)), *blk2 = NULL;
     const GT(aff) **ones = NULL, **pp = NULL, **pp2 = NULL;
     uint64_t *kh = NULL, *k2 = NULL;
-    GT(aff) *sg = NULL;
+    GT(aff) *ext = NULL;
     GT(jac) *results = NULL;
     if (!blk) { err = CZ_ERR_NOMEM; goto done; }
     kh = (uint64_t *)blk;
@@ -532,24 +557,24 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
         results = NULL;
     }
     if (n_big) {
-        int glv;
-        int c = cz__msm_plan(n_big, sizeof(GT(aff)), th, MSM_GLV, &glv);
+        int split;
+        int c = cz__msm_plan(n_big, sizeof(GT(aff)), th, MSM_WAYS, &split);
         LF(prep_job) pj = {.pp = pp, .kh = kh, .n = n_big};
         LF(job) j = {.c = c};
-        if (glv) {
-            blk2 = cz_big_array(n_big, sizeof *sg + 2 * sizeof *pp2 + 6 * sizeof *k2);
+        if (split) {
+            blk2 = cz_big_array(n_big, (MSM_WAYS - 1) * sizeof *ext + MSM_WAYS * (sizeof *pp2 + MSM_KL * sizeof *k2));
             if (!blk2) { err = CZ_ERR_NOMEM; goto done; }
-            sg = (GT(aff) *)blk2;
-            k2 = (uint64_t *)(sg + n_big);
-            pp2 = (const GT(aff) **)(k2 + 6 * n_big);
-            pj.sg = sg;
+            ext = (GT(aff) *)blk2;
+            k2 = (uint64_t *)(ext + (size_t)(MSM_WAYS - 1) * n_big);
+            pp2 = (const GT(aff) **)(k2 + (size_t)MSM_WAYS * MSM_KL * n_big);
+            pj.ext = ext;
             pj.pp2 = pp2;
             pj.k2 = k2;
             j.pp = pp2;
             j.kh = k2;
-            j.kl = 3;
-            j.n = 2 * n_big;
-            j.nw = num_windows_glv(c);
+            j.kl = MSM_KL;
+            j.n = (size_t)MSM_WAYS * n_big;
+            j.nw = num_windows_bits(c, MSM_BITS);
         } else {
             j.pp = pp;
             j.kh = kh;

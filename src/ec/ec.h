@@ -103,10 +103,8 @@ CZ__GROUP_DECLS(g2)
  * 255-bit scalar into two of 128 bits (subgroup.c; the MSM uses it) */
 void cz_g1_aff_sigma(cz_g1_aff *out, const cz_g1_aff *p);
 /* the G2 endomorphism psi (untwist, Frobenius, twist) on affine points; on
- * G2 it is [x], x = -0xd201000000010000, so with u = |x| a scalar written in
- * base u, k = d0 + d1 u + d2 u^2 + d3 u^3 (k < r < u^4), gives
- * [k]P = [d0]P + [d1](-psi P) + [d2] psi^2 P + [d3](-psi^3 P), four
- * scalars of 64 bits (the MSM uses it) */
+ * G2 it is [x], x = -0xd201000000010000, so psi^2 is [z] and
+ * [k]P = [k mod z]P + [k div z] psi^2(P) (the MSM uses it) */
 void cz_g2_aff_psi(cz_g2_aff *out, const cz_g2_aff *p);
 
 /* ---- encodings (encode.c) ---- */

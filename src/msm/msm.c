@@ -16,10 +16,11 @@ static int cfg_glv; /* 0 automatic, 1 forced on, 2 forced off */
  * and c = 2 needs one window more */
 static int num_windows(int c) { return (256 + c - 1) / c + (c == 2); }
 
-/* the same for the parts of the endomorphism split, k < z < 0.68 2^128
- * (G1) or k < |x| < 0.83 2^64 (G2): nw c >= bits with bits = 129 or 65 keeps
- * k + H below 2^(nw c) for c >= 3 */
-static int num_windows_bits(int c, int bits) { return (bits + c - 1) / c + (c == 2); }
+/* the same for the halves of the endomorphism split, k < z < 0.68 2^128:
+ * nw c >= 129 keeps k + H below 2^(nw c) for c >= 3; they are held in
+ * SPLIT_KL limbs (+ H < 2^(129 + c) <= 2^145) */
+static int num_windows_split(int c) { return (129 + c - 1) / c + (c == 2); }
+#define SPLIT_KL 3
 
 /* the split is not used when its scratch (images, entries) would pass this
  * (its gain shrinks as n grows anyway) */
@@ -82,47 +83,53 @@ static size_t l2_bytes(void)
  * ones although they need 20 % fewer additions). Capped at 16 bits.
  * aff_bytes is the size of one affine point. With several threads the cost
  * is that of the busiest thread: (window, chunk) tasks are dealt out in
- * rounds of `threads`, so 20 windows suit 2 threads better than 19. The
- * endomorphism split multiplies the points by `ways` (2 on G1, 4 on G2) and
- * divides the windows (so the bucket sums) by as much, for ~0.15 per scalar
- * on G1 (one multiplication and the split) and ~0.6 on G2 (three psi). */
-int cz__msm_plan(size_t n, size_t aff_bytes, unsigned threads, int ways, int *split)
+ * rounds of `threads`, so 20 windows suit 2 threads better than 19; a few
+ * chunk counts per window are tried too. The endomorphism split doubles the
+ * points and halves the windows (so the bucket sums), for ~0.15 per scalar
+ * (the split and one endomorphism image). */
+int cz__msm_plan(size_t n, size_t aff_bytes, unsigned threads, int ways, int *split, size_t *nchunks)
 {
     if (threads < 1) threads = 1;
-    int possible = ways == 2 || ways == 4;
-    int kl = ways == 2 ? 3 : 2, bits = ways == 2 ? 129 : 65;
-    double extra = (double)n * (double)((size_t)(ways - 1) * aff_bytes + (size_t)ways * (8 + 8 * (size_t)kl));
+    int possible = ways == 2;
+    double extra = (double)n * (double)(aff_bytes + 2 * (8 + 8 * SPLIT_KL));
     int g_lo = 0, g_hi = 0;
     if (possible && cfg_glv != 2 && (extra <= (double)SPLIT_MAX_BYTES || cfg_glv == 1)) g_hi = 1;
     if (possible && cfg_glv == 1) g_lo = 1;
     int best = 2, best_g = g_lo;
+    size_t best_nch = 1;
     double best_cost = 1e300;
     for (int g = g_lo; g <= g_hi; g++) {
         for (int c = 2; c <= 16; c++) {
             if (cfg_window && c != cfg_window) continue;
-            size_t pts = g ? (size_t)ways * n : n;
-            double nw = g ? num_windows_bits(c, bits) : num_windows(c), nb = (double)((size_t)1 << (c - 1));
+            size_t pts = g ? 2 * n : n;
+            double nw = g ? num_windows_split(c) : num_windows(c), nb = (double)((size_t)1 << (c - 1));
             double per_point = 1.0, per_bucket = 2.4;
             if (auto_batch_affine(c)) {
                 per_point = 0.6;
                 per_bucket = 1.4;
                 if (nb * (double)aff_bytes > (double)l2_bytes()) per_point *= 1.4;
             }
-            size_t nch = num_chunks((int)nw, threads, pts);
-            double rounds = (double)(((size_t)nw * nch + threads - 1) / threads);
-            double cost = rounds * (per_point * (double)((pts + nch - 1) / nch) + per_bucket * nb);
-            if (g) cost += (ways == 2 ? 0.15 : 0.6) * (double)n / threads;
-            if (cost < best_cost) { best_cost = cost; best = c; best_g = g; }
+            /* a few chunk counts from the least that feeds every thread:
+             * more chunks balance few windows over the threads, at the
+             * price of more bucket sums */
+            size_t nch0 = num_chunks((int)nw, threads, pts);
+            for (size_t nch = nch0; nch < nch0 + 4 && (nch == nch0 || pts / nch >= 1024); nch++) {
+                double rounds = (double)(((size_t)nw * nch + threads - 1) / threads);
+                double cost = rounds * (per_point * (double)((pts + nch - 1) / nch) + per_bucket * nb);
+                if (g) cost += 0.15 * (double)n / threads;
+                if (cost < best_cost) { best_cost = cost; best = c; best_g = g; best_nch = nch; }
+            }
         }
     }
     *split = best_g;
+    if (nchunks) *nchunks = best_nch;
     return best;
 }
 
 int cz__msm_window_bits_for(size_t n, size_t aff_bytes, unsigned threads)
 {
     int g;
-    return cz__msm_plan(n, aff_bytes, threads, 1, &g);
+    return cz__msm_plan(n, aff_bytes, threads, 1, &g, NULL);
 }
 
 int cz_msm_window_bits(size_t n) { return cz__msm_window_bits_for(n, sizeof(cz_g1_aff), 1); }
@@ -184,41 +191,6 @@ void cz__msm_glv_split(uint64_t k0[2], uint64_t k1[2], const uint64_t k[4])
     k1[1] = q[1];
 }
 
-/* u = |x| (top bit set) and v = floor((2^128 - 1) / u) - 2^64, for dividing
- * by u with multiplications (Moller and Granlund, "Improved division by
- * invariant integers", 2011, algorithm 4) */
-static const uint64_t psi_u = 0xd201000000010000ULL, psi_v = 0x381204ca56cd56b5ULL;
-
-/* (n1 2^64 + n0) / u for n1 < u: quotient, *r = remainder */
-static inline uint64_t div_u(uint64_t n1, uint64_t n0, uint64_t *r)
-{
-    typedef unsigned __int128 u128;
-    u128 q = (u128)psi_v * n1 + ((u128)(n1 + 1) << 64) + n0;
-    uint64_t q1 = (uint64_t)(q >> 64), q0 = (uint64_t)q;
-    uint64_t rem = n0 - q1 * psi_u;
-    if (rem > q0) {
-        q1--;
-        rem += psi_u;
-    }
-    if (rem >= psi_u) {
-        q1++;
-        rem -= psi_u;
-    }
-    *r = rem;
-    return q1;
-}
-
-void cz__msm_psi_split(uint64_t d[4], const uint64_t k[4])
-{
-    uint64_t q[4] = {k[0], k[1], k[2], k[3]};
-    for (int t = 0; t < 3; t++) {
-        uint64_t r = 0;
-        for (int l = 3; l >= 0; l--) q[l] = div_u(r, q[l], &r);
-        d[t] = r;
-    }
-    d[3] = q[0]; /* k < u^4, so the last quotient is one limb below u */
-}
-
 /* H = sum_{w < nw} 2^(c-1) 2^(wc) (below 2^(nw c) <= 2^320); adding it to
  * a scalar makes every window its signed digit plus 2^(c-1) (msm_tmpl.h) */
 static void offset_h(uint64_t h[5], int c, int nw)
@@ -254,29 +226,21 @@ static inline int digit(const uint64_t *kh, int w, int c)
 #define G g1
 #define FE cz_fp
 #define FEP cz_fp
-#define MSM_WAYS 2
-#define MSM_BITS 129
-#define MSM_KL 3
+#define MSM_G1 1
 #include "msm/msm_tmpl.h"
 #undef G
 #undef FE
 #undef FEP
-#undef MSM_WAYS
-#undef MSM_BITS
-#undef MSM_KL
+#undef MSM_G1
 #define G g2
 #define FE cz_fp2
 #define FEP cz_fp2
-#define MSM_WAYS 4
-#define MSM_BITS 65
-#define MSM_KL 2
+#define MSM_G1 0
 #include "msm/msm_tmpl.h"
 #undef G
 #undef FE
 #undef FEP
-#undef MSM_WAYS
-#undef MSM_BITS
-#undef MSM_KL
+#undef MSM_G1
 
 cz_err cz_msm_g1_sum(cz_g1_jac *out, const cz_msm_g1_term *terms, size_t nterms, int scalars_mont,
                      cz_pool *pool)

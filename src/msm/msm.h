@@ -6,10 +6,10 @@
  * witnesses are mostly bits); the rest go through Pippenger with signed-digit
  * windows whose width is chosen from their count, and buckets that are XYZZ
  * (small windows) or affine with batched additions sharing one inversion
- * (wide windows). The scalars may first be split by an endomorphism: on G1
- * (cz_g1_aff_sigma) into two parts of 128 bits over P and -sigma(P), on G2
- * (cz_g2_aff_psi) into four of 64 bits over P, -psi P, psi^2 P, -psi^3 P,
- * which divides the windows and so the bucket sums by 2 or 4 (chosen by the
+ * (wide windows). The scalars may first be split by an endomorphism that is
+ * [z], z = x^2, on the subgroup (-sigma on G1, cz_g1_aff_sigma; psi^2 on G2,
+ * cz_g2_aff_psi): k = (k mod z) + (k div z) z, two parts of 128 bits over P
+ * and [z]P, which halves the windows and so the bucket sums (chosen by the
  * same cost model). The split needs every base in the order-r subgroup: a
  * base outside it gives a wrong sum, as it would give an invalid proof
  * anyway. Infinity
@@ -68,15 +68,14 @@ int cz_msm_window_bits(size_t n);
 void cz__msm_config(int window_bits, int strategy);
 /* the plan for n scalars (beyond 0 and 1), affine points of aff_bytes bytes,
  * a pool of `threads` threads and the endomorphism split into `ways` parts
- * (2 on G1, 4 on G2, 1: none): returns the window width, *split says
- * whether to split */
-int cz__msm_plan(size_t n, size_t aff_bytes, unsigned threads, int ways, int *split);
+ * (2, or 1: none): returns the window width, *split says
+ * whether to split, *nchunks (if not NULL) into how many chunks of points
+ * each window is cut */
+int cz__msm_plan(size_t n, size_t aff_bytes, unsigned threads, int ways, int *split, size_t *nchunks);
 /* the window width without the split (cz__msm_plan with ways 1) */
 int cz__msm_window_bits_for(size_t n, size_t aff_bytes, unsigned threads);
 /* k (plain, < r) = k0 + k1 z with z = x^2 (see cz_g1_aff_sigma), k0, k1 < z */
 void cz__msm_glv_split(uint64_t k0[2], uint64_t k1[2], const uint64_t k[4]);
-/* k (plain, < r) = d0 + d1 u + d2 u^2 + d3 u^3 with u = |x|, every d_i < u */
-void cz__msm_psi_split(uint64_t d[4], const uint64_t k[4]);
 /* the strategy for window width c and n points per task (1 = batch-affine) */
 int cz__msm_use_batch_affine(int c, size_t n);
 /* additions per shared inversion for nbuckets batch-affine buckets */

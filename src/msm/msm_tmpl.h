@@ -1,13 +1,11 @@
 /* msm_tmpl.h — Pippenger for one group, included by msm.c once per group with
  * G (g1 or g2), FE (the coordinate field type), FEP (its function prefix)
- * and the endomorphism split: MSM_WAYS parts of MSM_BITS bits, MSM_KL limbs
- * each (G1: 2 x 128 by sigma; G2: 4 x 64 by psi) (see msm.h).
+ * and MSM_G1 (1 for G1: the split uses sigma; 0 for G2: psi^2) (see msm.h).
  *
  * Entries: every scalar other than 0 and 1 becomes an entry (base pointer,
- * scalar of kl limbs). With the endomorphism split each scalar k gives
- * MSM_WAYS entries: on G1 k mod z on P and k div z on -sigma(P), of 128 bits
- * each; on G2 the four base-|x| digits of k on P, -psi P, psi^2 P, -psi^3 P,
- * of 64 bits each.
+ * scalar of kl limbs). With the endomorphism split each scalar k gives two
+ * entries of 128 bits, k mod z on P and k div z on [z]P, which is -sigma(P)
+ * on G1 and psi^2(P) on G2 (z = x^2).
  *
  * Signed digits: a scalar k is cut into nw windows of c >= 2 bits
  * (see num_windows). Adding H = sum_w 2^(c-1) 2^(wc) once
@@ -453,32 +451,23 @@ typedef struct {
     uint64_t *kh;        /* 5 limbs per scalar, plain; + H in place unless split */
     size_t n;
     uint64_t h[5];
-    GT(aff) *ext;        /* split: MSM_WAYS - 1 endomorphism images per scalar */
-    const GT(aff) **pp2; /* split: MSM_WAYS entries per scalar */
-    uint64_t *k2;        /* split: MSM_KL limbs per entry, + H */
+    GT(aff) *ext;        /* split: [z]P per scalar */
+    const GT(aff) **pp2; /* split: two entries per scalar */
+    uint64_t *k2;        /* split: SPLIT_KL limbs per entry, + H */
 } LF(prep_job);
 
-/* the split of one scalar: its parts (MSM_KL limbs each) and the bases they
- * multiply, P and endomorphism images with signs (msm.h, ec.h) */
+/* the split of one scalar: its halves (SPLIT_KL limbs each) and [z]P, the
+ * base of the high half (msm.h, ec.h) */
 static void LF(split_one)(uint64_t *d, GT(aff) *e, const uint64_t *k, const GT(aff) *p)
 {
-#if MSM_WAYS == 2 /* G1: k mod z on P, k div z on -sigma(P) */
     cz__msm_glv_split(d, d + 3, k);
     d[2] = d[5] = 0;
+#if MSM_G1 /* [z] = -sigma on G1: k mod z on P, k div z on -sigma(P) */
     GF(aff_sigma)(&e[0], p);
     FF(neg)(&e[0].y, &e[0].y);
-#else /* G2: base-|x| digits on P, -psi P, psi^2 P, -psi^3 P */
-    uint64_t dd[4];
-    cz__msm_psi_split(dd, k);
-    for (int w = 0; w < 4; w++) {
-        d[2 * w] = dd[w];
-        d[2 * w + 1] = 0;
-    }
+#else /* [z] = psi^2 on G2: k div z on psi^2(P) */
     GF(aff_psi)(&e[0], p);
-    GF(aff_psi)(&e[1], &e[0]);
-    GF(aff_psi)(&e[2], &e[1]);
-    FF(neg)(&e[0].y, &e[0].y);
-    FF(neg)(&e[2].y, &e[2].y);
+    GF(aff_psi)(&e[0], &e[0]);
 #endif
 }
 
@@ -488,15 +477,14 @@ static void LF(prep_task)(void *ctx, size_t t)
     size_t lo = t * PREP_CHUNK, hi = lo + PREP_CHUNK < j->n ? lo + PREP_CHUNK : j->n;
     if (j->k2) {
         for (size_t i = lo; i < hi; i++) {
-            uint64_t *d = j->k2 + (size_t)MSM_WAYS * MSM_KL * i;
-            GT(aff) *e = j->ext + (size_t)(MSM_WAYS - 1) * i;
-            const GT(aff) **q = j->pp2 + (size_t)MSM_WAYS * i;
+            uint64_t *d = j->k2 + (size_t)2 * SPLIT_KL * i;
+            GT(aff) *e = j->ext + i;
+            const GT(aff) **q = j->pp2 + 2 * i;
             LF(split_one)(d, e, j->kh + 5 * i, j->pp[i]);
             q[0] = j->pp[i];
-            for (int w = 0; w < MSM_WAYS; w++) {
-                if (w) q[w] = &e[w - 1];
-                add_h(d + MSM_KL * w, MSM_KL, j->h);
-            }
+            q[1] = e;
+            add_h(d, SPLIT_KL, j->h);
+            add_h(d + SPLIT_KL, SPLIT_KL, j->h);
         }
         return;
     }
@@ -558,23 +546,24 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
     }
     if (n_big) {
         int split;
-        int c = cz__msm_plan(n_big, sizeof(GT(aff)), th, MSM_WAYS, &split);
+        size_t nchunks;
+        int c = cz__msm_plan(n_big, sizeof(GT(aff)), th, 2, &split, &nchunks);
         LF(prep_job) pj = {.pp = pp, .kh = kh, .n = n_big};
         LF(job) j = {.c = c};
         if (split) {
-            blk2 = cz_big_array(n_big, (MSM_WAYS - 1) * sizeof *ext + MSM_WAYS * (sizeof *pp2 + MSM_KL * sizeof *k2));
+            blk2 = cz_big_array(n_big, sizeof *ext + 2 * (sizeof *pp2 + SPLIT_KL * sizeof *k2));
             if (!blk2) { err = CZ_ERR_NOMEM; goto done; }
             ext = (GT(aff) *)blk2;
-            k2 = (uint64_t *)(ext + (size_t)(MSM_WAYS - 1) * n_big);
-            pp2 = (const GT(aff) **)(k2 + (size_t)MSM_WAYS * MSM_KL * n_big);
+            k2 = (uint64_t *)(ext + n_big);
+            pp2 = (const GT(aff) **)(k2 + 2 * SPLIT_KL * n_big);
             pj.ext = ext;
             pj.pp2 = pp2;
             pj.k2 = k2;
             j.pp = pp2;
             j.kh = k2;
-            j.kl = MSM_KL;
-            j.n = (size_t)MSM_WAYS * n_big;
-            j.nw = num_windows_bits(c, MSM_BITS);
+            j.kl = SPLIT_KL;
+            j.n = 2 * n_big;
+            j.nw = num_windows_split(c);
         } else {
             j.pp = pp;
             j.kh = kh;
@@ -585,7 +574,7 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
         offset_h(pj.h, c, j.nw);
         cz_pool_run(pool, (n_big + PREP_CHUNK - 1) / PREP_CHUNK, LF(prep_task), &pj);
         int nw = j.nw;
-        size_t nchunks = num_chunks(nw, th, j.n);
+        if (nchunks > j.n) nchunks = 1;
         j.nchunks = nchunks;
         j.chunk = (j.n + nchunks - 1) / nchunks;
         j.batch_affine = cz__msm_use_batch_affine(c, j.n / nchunks);

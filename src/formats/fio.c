@@ -66,32 +66,6 @@ void cz__unmap_file(cz__mapped *m)
     memset(m, 0, sizeof *m);
 }
 
-#define HUGE (2u << 20)
-
-cz_err cz__map_anon(cz__mapped *m, size_t len, char *msg, size_t msglen)
-{
-    memset(m, 0, sizeof *m);
-    if (len == 0) len = 1;
-    if (len > SIZE_MAX - 2 * (size_t)HUGE) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
-    size_t len_up = (len + HUGE - 1) & ~(size_t)(HUGE - 1), big = len_up + HUGE;
-    uint8_t *raw = mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw == MAP_FAILED) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory (%zu bytes)", len);
-    /* keep only the 2 MiB aligned part, so that whole huge pages fit */
-    uint8_t *p = (uint8_t *)(((uintptr_t)raw + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
-    if (p > raw) munmap(raw, (size_t)(p - raw));
-    if (raw + big > p + len_up) munmap(p + len_up, (size_t)(raw + big - (p + len_up)));
-#ifdef MADV_HUGEPAGE
-    (void)madvise(p, len_up, MADV_HUGEPAGE); /* a hint: failure only costs time */
-#endif
-#ifdef MADV_POPULATE_WRITE
-    (void)madvise(p, len_up, MADV_POPULATE_WRITE); /* ditto (Linux >= 5.14) */
-#endif
-    m->map = p;
-    m->p = p;
-    m->len = len_up;
-    return CZ_OK;
-}
-
 void cz__prefault(void *p, size_t n)
 {
 #ifdef MADV_POPULATE_WRITE

@@ -23,11 +23,6 @@ cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen);
 cz_err cz__open_file(int *fd, size_t *len, const char *path, char *msg, size_t msglen);
 void cz__unmap_file(cz__mapped *m);
 
-/* len bytes of zeroed anonymous memory, 2 MiB aligned, asked to be backed
- * by huge pages and pre-faulted in one call (each first touch of a 4 KiB
- * page costs a fault, which is slow under some hypervisors); released with
- * cz__unmap_file like a file mapping */
-cz_err cz__map_anon(cz__mapped *m, size_t len, char *msg, size_t msglen);
 /* asks the kernel to fault in the whole pages inside [p, p + n) in one call
  * (memory about to be written); a hint, nothing happens where unsupported */
 void cz__prefault(void *p, size_t n);

@@ -98,7 +98,7 @@ mkdir -p "$T/fresh_src" "$T/fresh_build"
         sj_prove fresh "$T/fresh_build"
 ) &
 fresh_pid=$!
-( for c in mulchain manypub hashes nopub; do sj_prove "$c" "${DIR[$c]}"; done ) &
+( for c in mulchain manypub hashes nopub gadgets; do sj_prove "$c" "${DIR[$c]}"; done ) &
 sj_pid=$!
 
 # ---- 1. round trips -------------------------------------------------------
@@ -125,9 +125,9 @@ round_trip() { # NAME DIR, after cz_prove and sj_prove
     if [ "$(shape "$w/cz_proof.json")" = "$(shape "$w/sj_proof.json")" ]; then ok "$c: proof.json laid out as snarkjs's"
     else fail "$c: proof.json layout differs: $(diff <(shape "$w/cz_proof.json") <(shape "$w/sj_proof.json") | head -n 6)"; fi
 }
-for c in mulchain manypub hashes nopub; do cz_prove "$c" "${DIR[$c]}"; done
+for c in mulchain manypub hashes nopub gadgets; do cz_prove "$c" "${DIR[$c]}"; done
 wait $sj_pid
-for c in mulchain manypub hashes nopub; do round_trip "$c" "${DIR[$c]}"; done
+for c in mulchain manypub hashes nopub gadgets; do round_trip "$c" "${DIR[$c]}"; done
 
 # one verification through the snarkjs command line itself
 d=${DIR[mulchain]} w="$T/mulchain"

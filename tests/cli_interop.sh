@@ -217,6 +217,14 @@ elif ! grep -qw "constraint $want_c" "$T/pb.err"; then
     fail "unsatisfied witness: cuzk does not name constraint $want_c (0-based, as snarkjs): $(head -c 300 "$T/pb.err")"
 fi
 prove_bad "unsatisfied witness, no --r1cs" "" "$d/circuit.zkey" "$w/bad.wtns"
+# a key point on the curve but outside G1 (the reader checks only the curve;
+# the proof must then fail the self-check, and the message blame the key)
+for sec in 5 9; do
+    node "$TAMPER" zkey-nonsub "$d/circuit.zkey" "$w/nonsub.zkey" "$sec"
+    prove_bad "zkey section $sec point outside G1, --r1cs" "zkey is damaged" "$w/nonsub.zkey" "$d/witness.wtns" \
+        --r1cs "$d/circuit.r1cs"
+done
+prove_bad "zkey point outside G1, no --r1cs" "damaged" "$w/nonsub.zkey" "$d/witness.wtns"
 
 # truncated files
 zs=$(stat -c %s "$d/circuit.zkey") ws=$(stat -c %s "$d/witness.wtns") rs=$(stat -c %s "$d/circuit.r1cs")

@@ -12,6 +12,10 @@
 //   node interop_tamper.mjs reorder IN OUT               any iden3 binary file
 //        (.zkey, .wtns, .r1cs) with its sections written in reverse order:
 //        still valid, since readers must find sections by id
+//   node interop_tamper.mjs zkey-nonsub IN OUT SECTION  a .zkey whose first
+//        non-zero G1 point of SECTION (5 = A, 8 = C, 9 = H) is replaced by a
+//        point on the curve y^2 = x^3 + 4 but outside the order-r subgroup
+//        (x = 4; zkey points are x, y times 2^384 mod q, 48 bytes LE each)
 //   node interop_tamper.mjs bellproof IN OUT            a bellperson proof file
 //        (192 bytes: A, B, C compressed) as snarkjs proof.json; decoding by
 //        @noble/curves (from .npm-local), so snarkjs can check it
@@ -134,9 +138,33 @@ if (cmd === "proof") {
     pi_c: [s(c.x), s(c.y), "1"],
     protocol: "groth16", curve: "bls12381",
   }, null, 1));
+} else if (cmd === "zkey-nonsub") {
+  const buf = Buffer.from(readFileSync(inp));
+  const want = Number(arg);
+  let off = 12, done = false;
+  const x = 4n, y = pow(mod(x * x * x + 4n, P), (P + 1n) / 4n, P); /* q = 3 mod 4 */
+  if (mod(y * y, P) !== mod(x * x * x + 4n, P)) throw new Error("x = 4 gives no point");
+  const le48 = (v) => { const o = Buffer.alloc(48); for (let i = 0; i < 48; i++) { o[i] = Number(v & 0xffn); v >>= 8n; } return o; };
+  const R384 = 1n << 384n;
+  for (let s = 0; s < buf.readUInt32LE(8) && !done; s++) {
+    const id = buf.readUInt32LE(off), size = Number(buf.readBigUInt64LE(off + 4));
+    if (id === want) {
+      for (let i = 0; i + 96 <= size; i += 96) {
+        const at = off + 12 + i;
+        if (!buf.subarray(at, at + 96).some((b) => b !== 0)) continue;
+        le48(mod(x * R384, P)).copy(buf, at);
+        le48(mod(y * R384, P)).copy(buf, at + 48);
+        done = true;
+        break;
+      }
+    }
+    off += 12 + size;
+  }
+  if (!done) throw new Error(`${inp}: no non-zero point in section ${want}`);
+  writeFileSync(out, buf);
 } else if (cmd === "wtns-count") {
   console.log(wtnsLayout(readFileSync(inp)).count);
 } else {
-  console.error("usage: interop_tamper.mjs proof|public|wtns|wtns-count|reorder|bellproof ...");
+  console.error("usage: interop_tamper.mjs proof|public|wtns|wtns-count|reorder|zkey-nonsub|bellproof ...");
   process.exit(2);
 }

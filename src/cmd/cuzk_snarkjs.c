@@ -137,10 +137,15 @@ static int groth16_prove(int argc, char **argv)
     t = cz_now_ms();
     if (cz_groth16_prepare_vk(&pvk, &zk.pk.vk)) { rc = cz_cmd_err(cmd, "out of memory"); goto out; }
     if (!cz_groth16_verify(&pvk, &proof, w + 1, zk.pk.n_public)) {
-        rc = cz_cmd_err(cmd, r1cs_path ? "the proof does not verify against the zkey's own key; no proof written"
-                                 : "the witness does not satisfy the circuit (the proof does not verify against the "
-                                   "zkey's key); no proof written. Pass --r1cs circuit.r1cs to name the failing "
-                                   "constraint");
+        /* with --r1cs the witness was checked, so the key itself is at fault
+         * (a point outside the subgroup, a damaged section, a key of another
+         * setup); without it either may be */
+        rc = cz_cmd_err(cmd, r1cs_path ? "the proof does not verify against the zkey's own key although the witness "
+                                         "satisfies the circuit: the zkey is damaged or inconsistent (e.g. a point "
+                                         "outside the subgroup); no proof written"
+                                       : "the proof does not verify against the zkey's key: the witness does not "
+                                         "satisfy the circuit, or the zkey is damaged; no proof written. Pass --r1cs "
+                                         "circuit.r1cs to check the witness and name the failing constraint");
         goto out;
     }
     cz_cmd_stage("self-check (verify)", cz_now_ms() - t);

@@ -1,0 +1,62 @@
+/* fp_x8.h — eight (or sixteen) independent Fp multiplications at once with
+ * AVX-512 IFMA (VPMADD52LUQ/VPMADD52HUQ), for batch code such as the MSM's
+ * batch-affine additions.
+ *
+ * cz_fp_mul_x8 takes and returns ordinary cz_fp elements in our Montgomery
+ * form (x·2^384 mod p, fully reduced): out[i] = a[i]·b[i], bit-identical to
+ * cz_fp_mul. Where the CPU (or the OS) lacks AVX-512F + IFMA, or CUZK_NO_ASM=1
+ * is set (util/cpu.h), it makes eight cz_fp_mul calls instead. out may be the
+ * same array as a or b; partial overlaps are not allowed.
+ *
+ * The cz__fp52x8 functions expose the vector core for tests and benchmarks:
+ * eight elements in radix 2^52, "structure of arrays" (d[j][i] is digit j of
+ * element i), so that a caller chaining several products can pay the
+ * repacking once. They exist only where CZ_FP_X8_IFMA is 1 and may be called
+ * only when cz_cpu_has_ifma() is true. */
+#ifndef CZ_FF_FP_X8_H
+#define CZ_FF_FP_X8_H
+
+#include <stdint.h>
+#include "ff/ff.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void cz_fp_mul_x8(cz_fp out[8], const cz_fp a[8], const cz_fp b[8]);
+/* two independent groups of eight, interleaved to hide latency */
+void cz_fp_mul_x16(cz_fp out[16], const cz_fp a[16], const cz_fp b[16]);
+
+/* the fallback: eight cz_fp_mul calls (tests) */
+void cz__fp_mul_x8_scalar(cz_fp out[8], const cz_fp a[8], const cz_fp b[8]);
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CUZK_NO_ASM)
+#define CZ_FP_X8_IFMA 1
+#else
+#define CZ_FP_X8_IFMA 0
+#endif
+
+#if CZ_FP_X8_IFMA
+typedef struct {
+    _Alignas(64) uint64_t d[8][8]; /* d[j][i]: digit j (52 bits) of element i */
+} cz_fp52x8;
+
+/* the vector paths of cz_fp_mul_x8 / _x16, without the dispatch */
+void cz__fp_mul_x8_ifma(cz_fp out[8], const cz_fp a[8], const cz_fp b[8]);
+void cz__fp_mul_x16_ifma(cz_fp out[16], const cz_fp a[16], const cz_fp b[16]);
+/* out = the radix-2^52 digits of in[i]·2^shift (shift 0 or 32; the limbs are
+ * taken as an integer, no reduction) */
+void cz__fp52x8_pack(cz_fp52x8 *out, const cz_fp in[8], unsigned shift);
+/* out[i] = the integer with digits in[.][i] (must be < 2^384) */
+void cz__fp52x8_unpack(cz_fp out[8], const cz_fp52x8 *in);
+/* out = a·b / 2^416 mod p, fully reduced, where a was packed with shift 32
+ * and b with shift 0 (so out = a·b / 2^384: our Montgomery product). out may
+ * alias a or b. */
+void cz__fp52x8_mul(cz_fp52x8 *out, const cz_fp52x8 *a32, const cz_fp52x8 *b);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

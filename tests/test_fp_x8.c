@@ -1,0 +1,174 @@
+/* test_fp_x8.c — the 8-lane Fp multiplication (ff/fp_x8.h) against cz_fp_mul
+ * and against GMP (a·b·2^-384 mod p on the raw limbs), on edge values (0, 1,
+ * p-1, 2^384 mod p and its neighbours, powers of two and their neighbours,
+ * all-ones patterns) and random elements, with equal operands and aliased
+ * outputs. Both the IFMA path (when the CPU has it; the test says so when it
+ * does not) and the scalar fallback are checked, directly and through the
+ * dispatching cz_fp_mul_x8 / cz_fp_mul_x16 (also with the portable paths
+ * forced). */
+#include <gmp.h>
+#include <string.h>
+#include "testutil.h"
+#include "ff/ff.h"
+#include "ff/fp_x8.h"
+#include "util/cpu.h"
+
+#define MAXV 1400
+static cz_fp vals[MAXV];
+static int nvals;
+static mpz_t P, RI; /* p, 2^-384 mod p */
+
+static void get(mpz_t z, const cz_fp *a) { mpz_import(z, 6, -1, 8, 0, 0, a->l); }
+
+static void add_z(const mpz_t z) /* add z if 0 <= z < p */
+{
+    if (mpz_sgn(z) < 0 || mpz_cmp(z, P) >= 0 || nvals >= MAXV) return;
+    cz_fp a;
+    size_t cnt = 0;
+    memset(&a, 0, sizeof a);
+    mpz_export(a.l, &cnt, -1, 8, 0, 0, z);
+    vals[nvals++] = a;
+}
+
+static void build_edges(void)
+{
+    mpz_t z, r;
+    mpz_inits(z, r, NULL);
+    for (long k = 0; k <= 3; k++) {
+        mpz_set_si(z, k); add_z(z);
+        mpz_sub_ui(z, P, (unsigned long)k + 1); add_z(z);
+    }
+    mpz_sub_ui(z, P, 1); mpz_fdiv_q_2exp(z, z, 1); add_z(z);
+    mpz_add_ui(z, z, 1); add_z(z);
+    /* 2^384 mod p (our 1) and (2^384)^2 mod p, and neighbours */
+    mpz_set_ui(r, 0); mpz_setbit(r, 384); mpz_mod(r, r, P);
+    for (long d = -3; d <= 3; d++) {
+        mpz_set_si(z, d); mpz_add(z, z, r); add_z(z);
+    }
+    mpz_mul(z, r, r); mpz_mod(z, z, P); add_z(z);
+    for (int k = 0; k < 381; k += 1) {
+        mpz_set_ui(z, 0); mpz_setbit(z, (unsigned long)k); add_z(z); /* 2^k */
+        mpz_sub_ui(z, z, 1); add_z(z);                          /* 2^k - 1 */
+        mpz_set_ui(z, 0); mpz_setbit(z, (unsigned long)k);
+        mpz_sub(z, P, z); add_z(z);                             /* p - 2^k */
+    }
+    mpz_clears(z, r, NULL);
+}
+
+static int same(const cz_fp *x, const cz_fp *y) { return memcmp(x, y, sizeof *x) == 0; }
+
+/* check out[i] = a[i]·b[i] for n (multiple of 16) pairs through every path */
+static void check_all(const cz_fp *a, const cz_fp *b, int n, int have_ifma)
+{
+    mpz_t x, y, w;
+    mpz_inits(x, y, w, NULL);
+    for (int base = 0; base < n; base += 16) {
+        cz_fp ref[16], o[16];
+        for (int i = 0; i < 16; i++) {
+            cz_fp_mul(&ref[i], &a[base + i], &b[base + i]);
+            get(x, &a[base + i]);
+            get(y, &b[base + i]);
+            mpz_mul(x, x, y);
+            mpz_mul(x, x, RI);
+            mpz_mod(x, x, P);
+            get(w, &ref[i]);
+            CHECK_MSG(mpz_cmp(x, w) == 0, "cz_fp_mul vs GMP at %d", base + i);
+        }
+        for (int h = 0; h < 16; h += 8) {
+            cz__fp_mul_x8_scalar(o + h, a + base + h, b + base + h);
+            for (int i = 0; i < 8; i++) CHECK_MSG(same(&o[h + i], &ref[h + i]), "scalar x8 at %d", base + h + i);
+            cz_fp_mul_x8(o + h, a + base + h, b + base + h);
+            for (int i = 0; i < 8; i++) CHECK_MSG(same(&o[h + i], &ref[h + i]), "dispatch x8 at %d", base + h + i);
+        }
+        cz_fp_mul_x16(o, a + base, b + base);
+        for (int i = 0; i < 16; i++) CHECK_MSG(same(&o[i], &ref[i]), "dispatch x16 at %d", base + i);
+#if CZ_FP_X8_IFMA
+        if (have_ifma) {
+            for (int h = 0; h < 16; h += 8) {
+                cz__fp_mul_x8_ifma(o + h, a + base + h, b + base + h);
+                for (int i = 0; i < 8; i++) CHECK_MSG(same(&o[h + i], &ref[h + i]), "ifma x8 at %d", base + h + i);
+                cz_fp52x8 pa, pb;
+                cz__fp52x8_pack(&pa, a + base + h, 32);
+                cz__fp52x8_pack(&pb, b + base + h, 0);
+                cz__fp52x8_mul(&pb, &pa, &pb); /* aliased output */
+                cz__fp52x8_unpack(o + h, &pb);
+                for (int i = 0; i < 8; i++) CHECK_MSG(same(&o[h + i], &ref[h + i]), "ifma core at %d", base + h + i);
+            }
+            cz__fp_mul_x16_ifma(o, a + base, b + base);
+            for (int i = 0; i < 16; i++) CHECK_MSG(same(&o[i], &ref[i]), "ifma x16 at %d", base + i);
+            /* output aliasing an input array */
+            memcpy(o, a + base, sizeof o);
+            cz__fp_mul_x16_ifma(o, o, b + base);
+            for (int i = 0; i < 16; i++) CHECK_MSG(same(&o[i], &ref[i]), "ifma x16 aliased at %d", base + i);
+            memcpy(o, b + base, 8 * sizeof o[0]);
+            cz__fp_mul_x8_ifma(o, a + base, o);
+            for (int i = 0; i < 8; i++) CHECK_MSG(same(&o[i], &ref[i]), "ifma x8 aliased at %d", base + i);
+        }
+#else
+        (void)have_ifma;
+#endif
+    }
+    mpz_clears(x, y, w, NULL);
+}
+
+#define NPAIR 6400
+static cz_fp A[NPAIR], B[NPAIR];
+
+static void run_suite(cz_rng *rng, int have_ifma)
+{
+    int n = 0;
+    /* each edge value times 4 edge values and times 4 random elements, and squared */
+    for (int i = 0; i < nvals && n + 9 <= NPAIR; i++) {
+        for (int t = 0; t < 4; t++) {
+            A[n] = vals[i]; B[n] = vals[(i * 7 + t * 131) % nvals]; n++;
+        }
+        for (int t = 0; t < 4; t++) {
+            A[n] = vals[i]; cz_fp_random(&B[n], rng);
+            if (t & 1) { cz_fp tmp = A[n]; A[n] = B[n]; B[n] = tmp; }
+            n++;
+        }
+        A[n] = vals[i]; B[n] = vals[i]; n++;
+    }
+    while (n % 16) { A[n] = vals[n % nvals]; B[n] = vals[(n * 3) % nvals]; n++; }
+    check_all(A, B, n, have_ifma);
+    /* random pairs, some equal */
+    for (int i = 0; i < 1024; i++) {
+        cz_fp_random(&A[i], rng);
+        if (i % 5 == 0) B[i] = A[i];
+        else cz_fp_random(&B[i], rng);
+    }
+    check_all(A, B, 1024, have_ifma);
+}
+
+int main(void)
+{
+    cz_rng rng;
+    cz_rng_seed(&rng, cz_test_seed("test_fp_x8", 0x1f3a));
+    mpz_inits(P, RI, NULL);
+    get(P, &cz_fp_modulus);
+    mpz_set_ui(RI, 0);
+    mpz_setbit(RI, 384);
+    CHECK(mpz_invert(RI, RI, P));
+    build_edges();
+    printf("test_fp_x8: %d edge values\n", nvals);
+
+    int have_ifma = cz_cpu_has_ifma();
+    if (have_ifma && CZ_FP_X8_IFMA)
+        printf("test_fp_x8: checking the AVX-512 IFMA path and the scalar fallback\n");
+    else
+        printf("test_fp_x8: SKIPPING the AVX-512 IFMA path: %s; checking the scalar "
+               "fallback only\n",
+               !CZ_FP_X8_IFMA ? "not built for this target/compiler"
+                              : "the CPU/OS lacks AVX-512F+IFMA or CUZK_NO_ASM is set");
+    run_suite(&rng, have_ifma && CZ_FP_X8_IFMA);
+
+    /* the dispatch with the portable paths forced: cz_fp_mul_x8 must take the
+     * fallback (and still agree with GMP) */
+    cz_cpu_force_portable(1);
+    CHECK(!cz_cpu_has_ifma());
+    run_suite(&rng, 0);
+    cz_cpu_force_portable(0);
+
+    mpz_clears(P, RI, NULL);
+    return cz_test_finish("test_fp_x8");
+}

@@ -19,8 +19,10 @@
  * now T_0 ≡ 0 mod 2^52: its carry T_0 >> 52 goes into T_1 and the digits
  * shift down one place. Afterwards the carries are propagated once, p is
  * subtracted where that leaves no borrow, and the digits are repacked into six
- * 64-bit limbs. Loading and storing transposes the eight cz_fp (six limbs
- * each, 48 bytes apart) with gathers / scatters.
+ * 64-bit limbs. Loading and storing transpose the eight cz_fp (six limbs
+ * each) with masked loads / stores and an 8x8 word transpose (unpack, two-
+ * source permute, 128-bit-lane shuffle); on the AMD EPYC measured this is
+ * faster than gathers / scatters.
  *
  * The vector functions carry __attribute__((target)), so the file builds with
  * any x86-64 GCC/clang flags; they run only after cz_cpu_has_ifma(). */
@@ -51,19 +53,44 @@ static const uint64_t P52[8] = {
 #define SHL(x, n) ((n) >= 0 ? _mm512_slli_epi64((x), (unsigned)(n)) \
                             : _mm512_srli_epi64((x), (unsigned)-(n)))
 
-/* L[k] = limb k of in[0..7] (a transposing gather) */
+/* 8x8 transpose of 64-bit words: out[c][r] = in[r][c], in three stages that
+ * swap 1x1, 2x2 and 4x4 blocks */
+TGT static inline void transpose8(V out[8], const V in[8])
+{
+    const V lo2 = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+    const V hi2 = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+    V u[8], v[8];
+    for (int r = 0; r < 8; r += 2) {
+        u[r] = _mm512_unpacklo_epi64(in[r], in[r + 1]);
+        u[r + 1] = _mm512_unpackhi_epi64(in[r], in[r + 1]);
+    }
+    for (int r = 0; r < 8; r += 4)
+        for (int t = 0; t < 2; t++) {
+            v[r + t] = _mm512_permutex2var_epi64(u[r + t], lo2, u[r + t + 2]);
+            v[r + t + 2] = _mm512_permutex2var_epi64(u[r + t], hi2, u[r + t + 2]);
+        }
+    for (int t = 0; t < 4; t++) {
+        out[t] = _mm512_shuffle_i64x2(v[t], v[t + 4], 0x44);
+        out[t + 4] = _mm512_shuffle_i64x2(v[t], v[t + 4], 0xee);
+    }
+}
+
+/* L[k] = limb k of in[0..7]: eight masked loads of six words, transposed */
 TGT static inline void load_limbs(V L[6], const cz_fp in[8])
 {
-    const V idx = _mm512_setr_epi64(0, 6, 12, 18, 24, 30, 36, 42);
-    const long long *base = (const long long *)(const void *)in[0].l;
-    for (int k = 0; k < 6; k++) L[k] = _mm512_i64gather_epi64(idx, base + k, 8);
+    V r[8], c[8];
+    for (int i = 0; i < 8; i++) r[i] = _mm512_maskz_loadu_epi64(0x3f, (const void *)in[i].l);
+    transpose8(c, r);
+    for (int k = 0; k < 6; k++) L[k] = c[k];
 }
 
 TGT static inline void store_limbs(cz_fp out[8], const V L[6])
 {
-    const V idx = _mm512_setr_epi64(0, 6, 12, 18, 24, 30, 36, 42);
-    long long *base = (long long *)(void *)out[0].l;
-    for (int k = 0; k < 6; k++) _mm512_i64scatter_epi64(base + k, idx, L[k], 8);
+    V c[8], r[8];
+    for (int k = 0; k < 6; k++) c[k] = L[k];
+    c[6] = c[7] = _mm512_setzero_si512();
+    transpose8(r, c);
+    for (int i = 0; i < 8; i++) _mm512_mask_storeu_epi64((void *)out[i].l, 0x3f, r[i]);
 }
 
 /* D = digits of (L as a 384-bit integer)·2^sh */

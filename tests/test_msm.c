@@ -10,7 +10,8 @@
  * the scalar of their original, so batch-affine buckets meet P + P and
  * P + (-P); small batches (narrow windows) make the conflict queue work.
  * All-ones MSMs (20000 / 3000 points) cover the pairwise batch-affine sums.
- * G1 and G2 run with the endomorphism split forced on and off; the split is
+ * G1 runs batch flushes with eight products at a time (cz_fp_mul_x8) forced
+ * on and off too. G1 and G2 run with the endomorphism split forced on and off; the split is
  * checked against GMP (k = k0 + k1 z, both below z), the endomorphisms
  * against [-z]P (sigma, G1) and [x]P (psi, G2). Sums of several
  * terms (cz_msm_g*_sum) are checked against the separate MSMs. */
@@ -305,9 +306,12 @@ int main(void)
     }
     /* every window width and both strategies, against the closed form */
     {
-        /* strategy | 8: endomorphism split forced on, | 16: off */
+        /* strategy | 8: endomorphism split forced on, | 16: off; | 32: batch
+         * flushes with eight products off, | 64: on (scalar fallback where the
+         * CPU lacks IFMA) */
         static const int cfg1[] = {0, 0, 0, 8, 2, 1 | 8, 3, 2 | 16, 5, 1 | 8, 6, 2, 8, 2 | 8, 9, 1, 11, 2 | 8,
-                                   11, 2 | 16, 12, 1 | 16, 12, 2 | 8, 13, 2 | 8, 14, 2 | 16, 16, 2 | 8, 16, 2 | 16};
+                                   11, 2 | 16, 12, 1 | 16, 12, 2 | 8, 13, 2 | 8, 14, 2 | 16, 16, 2 | 8, 16, 2 | 16,
+                                   6, 2 | 64, 12, 2 | 8 | 32, 12, 2 | 8 | 64, 13, 2 | 16 | 64, 16, 2 | 16 | 32};
         static const int cfg2[] = {0, 0, 0, 8, 4, 2 | 8, 7, 1 | 16, 10, 2 | 8, 12, 2 | 16, 12, 2 | 8, 13, 1 | 8};
         for (int kind = 0; kind < 2; kind++) {
             CHECK(big_g1(5000, kind, &rng, cfg1, sizeof cfg1 / sizeof *cfg1 / 2, pool) == 0);

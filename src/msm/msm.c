@@ -2,6 +2,8 @@
  * instantiations of msm_tmpl.h. */
 #include "msm/msm.h"
 #include "util/mem.h"
+#include "util/cpu.h"
+#include "ff/fp_x8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,10 @@
 static int cfg_window, cfg_strategy; /* cz__msm_config; 0 = automatic */
 static int cfg_prefetch = 1;
 static int cfg_glv; /* 0 automatic, 1 forced on, 2 forced off */
+static int cfg_x8;  /* 0 automatic (with IFMA), 1 forced on, 2 forced off */
+
+/* whether G1 batch-affine flushes use eight products at a time */
+static int use_x8(void) { return cfg_x8 == 1 || (cfg_x8 == 0 && cz_cpu_has_ifma()); }
 
 /* windows of c >= 2 bits for a scalar k < r < 2^255: k + H must stay below
  * 2^(nw c) (msm_tmpl.h), which nw c >= 256 gives for c >= 3 (r < 0.91 2^255)
@@ -39,6 +45,7 @@ void cz__msm_config(int window_bits, int strategy)
     cfg_window = window_bits >= 2 && window_bits <= 16 ? window_bits : 0;
     cfg_prefetch = !(strategy & 4);
     cfg_glv = strategy & 8 ? 1 : strategy & 16 ? 2 : 0;
+    cfg_x8 = strategy & 64 ? 1 : strategy & 32 ? 2 : 0;
     strategy &= 3;
     cfg_strategy = strategy == 1 || strategy == 2 ? strategy : 0;
 }

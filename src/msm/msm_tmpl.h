@@ -214,6 +214,7 @@ typedef struct {
     uint32_t *qb;
     const GT(aff) **qp;
     uint8_t *qneg;
+    int x8;           /* flush with eight products at a time (G1) */
 } LF(ba);
 
 /* put P (or -P) into bucket b, which is not busy: straight into an empty
@@ -238,10 +239,109 @@ static void LF(place)(LF(ba) *s, uint32_t b, const GT(aff) *p, int neg)
     else q->y = p->y;
 }
 
+#if MSM_G1
+/* The batch of a flush with eight products at a time (cz_fp_mul_x8, AVX-512
+ * IFMA where present): entry t is in lane t % 8 and every lane keeps its own
+ * prefix product, so each step of both passes is eight independent products.
+ * The eight lane products are inverted together (one inversion and the
+ * prefix/suffix products of the lanes). Padding lanes past m and ZERO
+ * entries multiply by one. cap is a multiple of 8 (cz__msm_batch_size), so
+ * den and pre hold whole groups. */
+static void LF(batch8)(LF(ba) *s, size_t m)
+{
+    size_t ng = (m + 7) / 8;
+    FE one, acc[8], ai[8], inv[8], num[8], lam[8], l2[8], dx[8], x3[8];
+    FF(one)(&one);
+    for (int l = 0; l < 8; l++) acc[l] = one;
+    for (size_t g = 0; g < ng; g++) {
+        for (int l = 0; l < 8; l++) {
+            size_t t = 8 * g + (size_t)l;
+            if (t >= m) { s->den[t] = one; continue; }
+            const GT(aff) *a = &s->bk[s->bb[t]], *p = &s->pt[t];
+            if (t + BA_AHEAD < m) {
+                const char *pb = (const char *)&s->bk[s->bb[t + BA_AHEAD]];
+                PREFETCH(pb);
+                PREFETCH(pb + sizeof(GT(aff)) - 1);
+            }
+            FF(sub)(&s->den[t], &p->x, &a->x);
+            if (!FF(is_zero)(&s->den[t])) s->kind[t] = LF(ADD);
+            else if (FF(eq)(&p->y, &a->y) && !FF(is_zero)(&a->y)) {
+                s->kind[t] = LF(DBL);
+                FF(dbl)(&s->den[t], &a->y);
+            } else {
+                s->kind[t] = LF(ZERO);
+                s->den[t] = one;
+            }
+        }
+        memcpy(&s->pre[8 * g], acc, sizeof acc);
+        cz_fp_mul_x8(acc, acc, &s->den[8 * g]);
+    }
+    { /* ai[l] = 1 / acc[l] = (prod of the others) / (prod of all) */
+        FE pre9[9], suf9[9], ip;
+        pre9[0] = one;
+        suf9[8] = one;
+        for (int l = 0; l < 8; l++) FF(mul)(&pre9[l + 1], &pre9[l], &acc[l]);
+        for (int l = 8; l-- > 0;) FF(mul)(&suf9[l], &suf9[l + 1], &acc[l]);
+        FF(inv)(&ip, &pre9[8]);
+        for (int l = 0; l < 8; l++) {
+            FF(mul)(&ai[l], &ip, &pre9[l]);
+            FF(mul)(&ai[l], &ai[l], &suf9[l + 1]);
+        }
+    }
+    for (size_t g = ng; g-- > 0;) {
+        cz_fp_mul_x8(inv, ai, &s->pre[8 * g]); /* 1 / den[t] */
+        cz_fp_mul_x8(ai, ai, &s->den[8 * g]);
+        for (int l = 0; l < 8; l++) {
+            size_t t = 8 * g + (size_t)l;
+            if (t >= m || s->kind[t] == LF(ZERO)) { FF(zero)(&num[l]); continue; }
+            const GT(aff) *a = &s->bk[s->bb[t]], *p = &s->pt[t];
+            if (s->kind[t] == LF(ADD)) {
+                FF(sub)(&num[l], &p->y, &a->y);
+            } else { /* lambda = 3x^2 / 2y */
+                FE t3;
+                FF(sqr)(&num[l], &a->x);
+                FF(dbl)(&t3, &num[l]);
+                FF(add)(&num[l], &num[l], &t3);
+            }
+        }
+        cz_fp_mul_x8(lam, num, inv);
+        cz_fp_mul_x8(l2, lam, lam);
+        for (int l = 0; l < 8; l++) {
+            size_t t = 8 * g + (size_t)l;
+            if (t >= m || s->kind[t] == LF(ZERO)) { FF(zero)(&dx[l]); continue; }
+            const GT(aff) *a = &s->bk[s->bb[t]], *p = &s->pt[t];
+            FF(sub)(&x3[l], &l2[l], &a->x);
+            FF(sub)(&x3[l], &x3[l], &p->x); /* p->x == a->x when doubling */
+            FF(sub)(&dx[l], &a->x, &x3[l]);
+        }
+        cz_fp_mul_x8(dx, dx, lam);
+        for (int l = 0; l < 8; l++) {
+            size_t t = 8 * g + (size_t)l;
+            if (t >= m) continue;
+            GT(aff) *a = &s->bk[s->bb[t]];
+            if (s->kind[t] == LF(ZERO)) {
+                GF(aff_set_inf)(a);
+                s->st[s->bb[t]] = LF(EMPTY);
+                continue;
+            }
+            s->st[s->bb[t]] = LF(FULL);
+            FF(sub)(&a->y, &dx[l], &a->y);
+            a->x = x3[l];
+        }
+    }
+}
+#endif
+
 /* finish the batch with one inversion, then let the queue in */
 static void LF(flush)(LF(ba) *s)
 {
     size_t m = s->m;
+#if MSM_G1
+    if (s->x8 && m) {
+        LF(batch8)(s, m);
+        s->m = m = 0;
+    }
+#endif
     if (m) {
         FE acc;
         FF(one)(&acc);
@@ -320,6 +420,7 @@ static void LF(window_ba)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *res)
 {
     size_t nb = (size_t)1 << (j->c - 1);
     LF(ba) s = {0};
+    s.x8 = MSM_G1 && use_x8();
     s.cap = cz__msm_batch_size(nb);
     s.qcap = s.cap / 4;
     /* one zeroed block (util/mem.h: huge pages, reused by later tasks):

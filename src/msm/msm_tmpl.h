@@ -95,9 +95,107 @@ static void LF(window_xyzz)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *re
  * pre and kind are m-entry scratch. */
 enum { LF(S_ADD), LF(S_DBL), LF(S_ZERO), LF(S_A), LF(S_B) };
 
+#if MSM_G1
+/* pair_add with eight products at a time (see batch8): lane t mod 8, a prefix
+ * product per lane; den and pre must hold m rounded up to a multiple of 8.
+ * Each group's inputs are copied before its outputs are written, so the
+ * overlap rule of pair_add holds group by group. */
+static void LF(pair_add8)(GT(aff) *o, size_t os, const GT(aff) *a, size_t as, const GT(aff) *b, size_t bs,
+                          size_t m, FE *den, FE *pre, uint8_t *kind)
+{
+    size_t ng = (m + 7) / 8;
+    FE one, acc[8], ai[8], inv[8], num[8], lam[8], l2[8], dx[8], x3[8];
+    FF(one)(&one);
+    for (int l = 0; l < 8; l++) acc[l] = one;
+    for (size_t g = 0; g < ng; g++) {
+        for (int l = 0; l < 8; l++) {
+            size_t t = 8 * g + (size_t)l;
+            den[t] = one;
+            if (t >= m) continue;
+            const GT(aff) *pa = a + t * as, *pb = b + t * bs;
+            if (GF(aff_is_inf)(pa)) { kind[t] = LF(S_B); continue; }
+            if (GF(aff_is_inf)(pb)) { kind[t] = LF(S_A); continue; }
+            FF(sub)(&den[t], &pb->x, &pa->x);
+            if (!FF(is_zero)(&den[t])) kind[t] = LF(S_ADD);
+            else if (FF(eq)(&pa->y, &pb->y) && !FF(is_zero)(&pa->y)) {
+                kind[t] = LF(S_DBL);
+                FF(dbl)(&den[t], &pa->y);
+            } else {
+                kind[t] = LF(S_ZERO);
+                den[t] = one;
+            }
+        }
+        memcpy(&pre[8 * g], acc, sizeof acc);
+        cz_fp_mul_x8(acc, acc, &den[8 * g]);
+    }
+    {
+        FE pre9[9], suf9[9], ip;
+        pre9[0] = one;
+        suf9[8] = one;
+        for (int l = 0; l < 8; l++) FF(mul)(&pre9[l + 1], &pre9[l], &acc[l]);
+        for (int l = 8; l-- > 0;) FF(mul)(&suf9[l], &suf9[l + 1], &acc[l]);
+        FF(inv)(&ip, &pre9[8]);
+        for (int l = 0; l < 8; l++) {
+            FF(mul)(&ai[l], &ip, &pre9[l]);
+            FF(mul)(&ai[l], &ai[l], &suf9[l + 1]);
+        }
+    }
+    for (size_t g = ng; g-- > 0;) {
+        cz_fp_mul_x8(inv, ai, &pre[8 * g]);
+        cz_fp_mul_x8(ai, ai, &den[8 * g]);
+        memcpy(&den[8 * g], inv, sizeof inv); /* den[t] = 1 / den[t] */
+    }
+    for (size_t g = 0; g < ng; g++) {
+        GT(aff) ca[8], cb[8];
+        for (int l = 0; l < 8; l++) {
+            size_t t = 8 * g + (size_t)l;
+            FF(zero)(&num[l]);
+            if (t >= m) continue;
+            ca[l] = a[t * as];
+            cb[l] = b[t * bs];
+            if (kind[t] == LF(S_ADD)) {
+                FF(sub)(&num[l], &cb[l].y, &ca[l].y);
+            } else if (kind[t] == LF(S_DBL)) { /* lambda = 3x^2 / 2y */
+                FE t3;
+                FF(sqr)(&num[l], &ca[l].x);
+                FF(dbl)(&t3, &num[l]);
+                FF(add)(&num[l], &num[l], &t3);
+            }
+        }
+        cz_fp_mul_x8(lam, num, &den[8 * g]);
+        cz_fp_mul_x8(l2, lam, lam);
+        for (int l = 0; l < 8; l++) {
+            size_t t = 8 * g + (size_t)l;
+            FF(zero)(&dx[l]);
+            if (t >= m || (kind[t] != LF(S_ADD) && kind[t] != LF(S_DBL))) continue;
+            FF(sub)(&x3[l], &l2[l], &ca[l].x);
+            FF(sub)(&x3[l], &x3[l], &cb[l].x); /* cb.x == ca.x when doubling */
+            FF(sub)(&dx[l], &ca[l].x, &x3[l]);
+        }
+        cz_fp_mul_x8(dx, dx, lam);
+        for (int l = 0; l < 8; l++) {
+            size_t t = 8 * g + (size_t)l;
+            if (t >= m) continue;
+            GT(aff) *po = o + t * os;
+            if (kind[t] == LF(S_A)) { *po = ca[l]; continue; }
+            if (kind[t] == LF(S_B)) { *po = cb[l]; continue; }
+            if (kind[t] == LF(S_ZERO)) { GF(aff_set_inf)(po); continue; }
+            FF(sub)(&po->y, &dx[l], &ca[l].y);
+            po->x = x3[l];
+        }
+    }
+}
+#endif
+
 static void LF(pair_add)(GT(aff) *o, size_t os, const GT(aff) *a, size_t as, const GT(aff) *b, size_t bs,
                          size_t m, FE *den, FE *pre, uint8_t *kind)
 {
+#if MSM_G1
+    if (use_x8()) {
+        LF(pair_add8)(o, os, a, as, b, bs, m, den, pre, kind);
+        return;
+    }
+#endif
     FE acc;
     FF(one)(&acc);
     for (size_t t = 0; t < m; t++) {

@@ -96,92 +96,124 @@ static void LF(window_xyzz)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *re
 enum { LF(S_ADD), LF(S_DBL), LF(S_ZERO), LF(S_A), LF(S_B) };
 
 #if MSM_G1
-/* pair_add with eight products at a time (see batch8): lane t mod 8, a prefix
- * product per lane; den and pre must hold m rounded up to a multiple of 8.
- * Each group's inputs are copied before its outputs are written, so the
- * overlap rule of pair_add holds group by group. */
+/* ---- eight products at a time (G1, cz_fp_mul_x8: AVX-512 IFMA where present) ----
+ * Entry t of a batch sits in lane t mod 8 and every lane keeps its own prefix
+ * product, so each step is eight independent products; the eight lane
+ * products are inverted together (one inversion, prefix/suffix products of
+ * the lanes). Callers give den and pre room for whole groups of eight and
+ * set padding entries, and entries that need no inversion, to one. */
+
+/* den[t] <- 1 / den[t] for t < 8 ng (every den[t] non-zero); pre: scratch */
+static void LF(inv8)(FE *den, FE *pre, size_t ng)
+{
+    FE one, acc[8], ai[8], pre9[9], suf9[9], ip;
+    FF(one)(&one);
+    for (int l = 0; l < 8; l++) acc[l] = one;
+    for (size_t g = 0; g < ng; g++) {
+        memcpy(&pre[8 * g], acc, sizeof acc);
+        cz_fp_mul_x8(acc, acc, &den[8 * g]);
+    }
+    /* ai[l] = 1 / acc[l] = (prod of the others) / (prod of all) */
+    pre9[0] = one;
+    suf9[8] = one;
+    for (int l = 0; l < 8; l++) FF(mul)(&pre9[l + 1], &pre9[l], &acc[l]);
+    for (int l = 8; l-- > 0;) FF(mul)(&suf9[l], &suf9[l + 1], &acc[l]);
+    FF(inv)(&ip, &pre9[8]);
+    for (int l = 0; l < 8; l++) {
+        FF(mul)(&ai[l], &ip, &pre9[l]);
+        FF(mul)(&ai[l], &ai[l], &suf9[l + 1]);
+    }
+    for (size_t g = ng; g-- > 0;) {
+        FE inv[8];
+        cz_fp_mul_x8(inv, ai, &pre[8 * g]);
+        cz_fp_mul_x8(ai, ai, &den[8 * g]);
+        memcpy(&den[8 * g], inv, sizeof inv);
+    }
+}
+
+enum { LF(L_SKIP), LF(L_ADD), LF(L_DBL) };
+
+/* out[l] = a[l] + b[l] for op[l] L_ADD (inv[l] = 1 / (b.x - a.x)) and
+ * 2 a[l] for L_DBL (inv[l] = 1 / (2 a.y)); L_SKIP lanes are not written */
+static void LF(sum8)(GT(aff) out[8], const GT(aff) a[8], const GT(aff) b[8], const FE inv[8], const uint8_t op[8])
+{
+    FE num[8], lam[8], l2[8], dx[8], x3[8];
+    for (int l = 0; l < 8; l++) {
+        if (op[l] == LF(L_ADD)) {
+            FF(sub)(&num[l], &b[l].y, &a[l].y);
+        } else if (op[l] == LF(L_DBL)) { /* lambda = 3x^2 / 2y */
+            FE t3;
+            FF(sqr)(&num[l], &a[l].x);
+            FF(dbl)(&t3, &num[l]);
+            FF(add)(&num[l], &num[l], &t3);
+        } else {
+            FF(zero)(&num[l]);
+        }
+    }
+    cz_fp_mul_x8(lam, num, inv);
+    cz_fp_mul_x8(l2, lam, lam);
+    for (int l = 0; l < 8; l++) {
+        FF(zero)(&dx[l]);
+        if (op[l] == LF(L_SKIP)) continue;
+        FF(sub)(&x3[l], &l2[l], &a[l].x);
+        FF(sub)(&x3[l], &x3[l], op[l] == LF(L_ADD) ? &b[l].x : &a[l].x);
+        FF(sub)(&dx[l], &a[l].x, &x3[l]);
+    }
+    cz_fp_mul_x8(dx, dx, lam);
+    for (int l = 0; l < 8; l++) {
+        if (op[l] == LF(L_SKIP)) continue;
+        FF(sub)(&out[l].y, &dx[l], &a[l].y);
+        out[l].x = x3[l];
+    }
+}
+
+/* pair_add with eight products at a time; den and pre must hold m rounded
+ * up to a multiple of 8. Each group's inputs are copied before its outputs
+ * are written, so the overlap rule of pair_add holds group by group. */
 static void LF(pair_add8)(GT(aff) *o, size_t os, const GT(aff) *a, size_t as, const GT(aff) *b, size_t bs,
                           size_t m, FE *den, FE *pre, uint8_t *kind)
 {
     size_t ng = (m + 7) / 8;
-    FE one, acc[8], ai[8], inv[8], num[8], lam[8], l2[8], dx[8], x3[8];
+    FE one;
     FF(one)(&one);
-    for (int l = 0; l < 8; l++) acc[l] = one;
-    for (size_t g = 0; g < ng; g++) {
-        for (int l = 0; l < 8; l++) {
-            size_t t = 8 * g + (size_t)l;
+    for (size_t t = 0; t < 8 * ng; t++) {
+        den[t] = one;
+        if (t >= m) continue;
+        const GT(aff) *pa = a + t * as, *pb = b + t * bs;
+        if (GF(aff_is_inf)(pa)) { kind[t] = LF(S_B); continue; }
+        if (GF(aff_is_inf)(pb)) { kind[t] = LF(S_A); continue; }
+        FF(sub)(&den[t], &pb->x, &pa->x);
+        if (!FF(is_zero)(&den[t])) kind[t] = LF(S_ADD);
+        else if (FF(eq)(&pa->y, &pb->y) && !FF(is_zero)(&pa->y)) {
+            kind[t] = LF(S_DBL);
+            FF(dbl)(&den[t], &pa->y);
+        } else {
+            kind[t] = LF(S_ZERO);
             den[t] = one;
-            if (t >= m) continue;
-            const GT(aff) *pa = a + t * as, *pb = b + t * bs;
-            if (GF(aff_is_inf)(pa)) { kind[t] = LF(S_B); continue; }
-            if (GF(aff_is_inf)(pb)) { kind[t] = LF(S_A); continue; }
-            FF(sub)(&den[t], &pb->x, &pa->x);
-            if (!FF(is_zero)(&den[t])) kind[t] = LF(S_ADD);
-            else if (FF(eq)(&pa->y, &pb->y) && !FF(is_zero)(&pa->y)) {
-                kind[t] = LF(S_DBL);
-                FF(dbl)(&den[t], &pa->y);
-            } else {
-                kind[t] = LF(S_ZERO);
-                den[t] = one;
-            }
-        }
-        memcpy(&pre[8 * g], acc, sizeof acc);
-        cz_fp_mul_x8(acc, acc, &den[8 * g]);
-    }
-    {
-        FE pre9[9], suf9[9], ip;
-        pre9[0] = one;
-        suf9[8] = one;
-        for (int l = 0; l < 8; l++) FF(mul)(&pre9[l + 1], &pre9[l], &acc[l]);
-        for (int l = 8; l-- > 0;) FF(mul)(&suf9[l], &suf9[l + 1], &acc[l]);
-        FF(inv)(&ip, &pre9[8]);
-        for (int l = 0; l < 8; l++) {
-            FF(mul)(&ai[l], &ip, &pre9[l]);
-            FF(mul)(&ai[l], &ai[l], &suf9[l + 1]);
         }
     }
-    for (size_t g = ng; g-- > 0;) {
-        cz_fp_mul_x8(inv, ai, &pre[8 * g]);
-        cz_fp_mul_x8(ai, ai, &den[8 * g]);
-        memcpy(&den[8 * g], inv, sizeof inv); /* den[t] = 1 / den[t] */
-    }
+    LF(inv8)(den, pre, ng);
     for (size_t g = 0; g < ng; g++) {
-        GT(aff) ca[8], cb[8];
+        GT(aff) ca[8], cb[8], sum[8];
+        uint8_t op[8];
         for (int l = 0; l < 8; l++) {
             size_t t = 8 * g + (size_t)l;
-            FF(zero)(&num[l]);
+            op[l] = LF(L_SKIP);
             if (t >= m) continue;
             ca[l] = a[t * as];
             cb[l] = b[t * bs];
-            if (kind[t] == LF(S_ADD)) {
-                FF(sub)(&num[l], &cb[l].y, &ca[l].y);
-            } else if (kind[t] == LF(S_DBL)) { /* lambda = 3x^2 / 2y */
-                FE t3;
-                FF(sqr)(&num[l], &ca[l].x);
-                FF(dbl)(&t3, &num[l]);
-                FF(add)(&num[l], &num[l], &t3);
-            }
+            if (kind[t] == LF(S_ADD)) op[l] = LF(L_ADD);
+            if (kind[t] == LF(S_DBL)) op[l] = LF(L_DBL);
         }
-        cz_fp_mul_x8(lam, num, &den[8 * g]);
-        cz_fp_mul_x8(l2, lam, lam);
-        for (int l = 0; l < 8; l++) {
-            size_t t = 8 * g + (size_t)l;
-            FF(zero)(&dx[l]);
-            if (t >= m || (kind[t] != LF(S_ADD) && kind[t] != LF(S_DBL))) continue;
-            FF(sub)(&x3[l], &l2[l], &ca[l].x);
-            FF(sub)(&x3[l], &x3[l], &cb[l].x); /* cb.x == ca.x when doubling */
-            FF(sub)(&dx[l], &ca[l].x, &x3[l]);
-        }
-        cz_fp_mul_x8(dx, dx, lam);
+        LF(sum8)(sum, ca, cb, &den[8 * g], op);
         for (int l = 0; l < 8; l++) {
             size_t t = 8 * g + (size_t)l;
             if (t >= m) continue;
             GT(aff) *po = o + t * os;
-            if (kind[t] == LF(S_A)) { *po = ca[l]; continue; }
-            if (kind[t] == LF(S_B)) { *po = cb[l]; continue; }
-            if (kind[t] == LF(S_ZERO)) { GF(aff_set_inf)(po); continue; }
-            FF(sub)(&po->y, &dx[l], &ca[l].y);
-            po->x = x3[l];
+            if (kind[t] == LF(S_A)) *po = ca[l];
+            else if (kind[t] == LF(S_B)) *po = cb[l];
+            else if (kind[t] == LF(S_ZERO)) GF(aff_set_inf)(po);
+            else *po = sum[l];
         }
     }
 }
@@ -338,81 +370,45 @@ static void LF(place)(LF(ba) *s, uint32_t b, const GT(aff) *p, int neg)
 }
 
 #if MSM_G1
-/* The batch of a flush with eight products at a time (cz_fp_mul_x8, AVX-512
- * IFMA where present): entry t is in lane t % 8 and every lane keeps its own
- * prefix product, so each step of both passes is eight independent products.
- * The eight lane products are inverted together (one inversion and the
- * prefix/suffix products of the lanes). Padding lanes past m and ZERO
- * entries multiply by one. cap is a multiple of 8 (cz__msm_batch_size), so
- * den and pre hold whole groups. */
+/* The batch of a flush with eight products at a time (inv8, sum8 above);
+ * cap is a multiple of 8 (cz__msm_batch_size), so den and pre hold whole
+ * groups. */
 static void LF(batch8)(LF(ba) *s, size_t m)
 {
     size_t ng = (m + 7) / 8;
-    FE one, acc[8], ai[8], inv[8], num[8], lam[8], l2[8], dx[8], x3[8];
+    FE one;
     FF(one)(&one);
-    for (int l = 0; l < 8; l++) acc[l] = one;
+    for (size_t t = 0; t < 8 * ng; t++) {
+        if (t >= m) { s->den[t] = one; continue; }
+        const GT(aff) *a = &s->bk[s->bb[t]], *p = &s->pt[t];
+        if (t + BA_AHEAD < m) {
+            const char *pb = (const char *)&s->bk[s->bb[t + BA_AHEAD]];
+            PREFETCH(pb);
+            PREFETCH(pb + sizeof(GT(aff)) - 1);
+        }
+        FF(sub)(&s->den[t], &p->x, &a->x);
+        if (!FF(is_zero)(&s->den[t])) s->kind[t] = LF(ADD);
+        else if (FF(eq)(&p->y, &a->y) && !FF(is_zero)(&a->y)) {
+            s->kind[t] = LF(DBL);
+            FF(dbl)(&s->den[t], &a->y);
+        } else {
+            s->kind[t] = LF(ZERO);
+            s->den[t] = one;
+        }
+    }
+    LF(inv8)(s->den, s->pre, ng);
     for (size_t g = 0; g < ng; g++) {
+        GT(aff) ca[8], sum[8];
+        uint8_t op[8];
         for (int l = 0; l < 8; l++) {
             size_t t = 8 * g + (size_t)l;
-            if (t >= m) { s->den[t] = one; continue; }
-            const GT(aff) *a = &s->bk[s->bb[t]], *p = &s->pt[t];
-            if (t + BA_AHEAD < m) {
-                const char *pb = (const char *)&s->bk[s->bb[t + BA_AHEAD]];
-                PREFETCH(pb);
-                PREFETCH(pb + sizeof(GT(aff)) - 1);
-            }
-            FF(sub)(&s->den[t], &p->x, &a->x);
-            if (!FF(is_zero)(&s->den[t])) s->kind[t] = LF(ADD);
-            else if (FF(eq)(&p->y, &a->y) && !FF(is_zero)(&a->y)) {
-                s->kind[t] = LF(DBL);
-                FF(dbl)(&s->den[t], &a->y);
-            } else {
-                s->kind[t] = LF(ZERO);
-                s->den[t] = one;
-            }
+            op[l] = LF(L_SKIP);
+            if (t >= m) continue;
+            ca[l] = s->bk[s->bb[t]];
+            if (s->kind[t] == LF(ADD)) op[l] = LF(L_ADD);
+            if (s->kind[t] == LF(DBL)) op[l] = LF(L_DBL);
         }
-        memcpy(&s->pre[8 * g], acc, sizeof acc);
-        cz_fp_mul_x8(acc, acc, &s->den[8 * g]);
-    }
-    { /* ai[l] = 1 / acc[l] = (prod of the others) / (prod of all) */
-        FE pre9[9], suf9[9], ip;
-        pre9[0] = one;
-        suf9[8] = one;
-        for (int l = 0; l < 8; l++) FF(mul)(&pre9[l + 1], &pre9[l], &acc[l]);
-        for (int l = 8; l-- > 0;) FF(mul)(&suf9[l], &suf9[l + 1], &acc[l]);
-        FF(inv)(&ip, &pre9[8]);
-        for (int l = 0; l < 8; l++) {
-            FF(mul)(&ai[l], &ip, &pre9[l]);
-            FF(mul)(&ai[l], &ai[l], &suf9[l + 1]);
-        }
-    }
-    for (size_t g = ng; g-- > 0;) {
-        cz_fp_mul_x8(inv, ai, &s->pre[8 * g]); /* 1 / den[t] */
-        cz_fp_mul_x8(ai, ai, &s->den[8 * g]);
-        for (int l = 0; l < 8; l++) {
-            size_t t = 8 * g + (size_t)l;
-            if (t >= m || s->kind[t] == LF(ZERO)) { FF(zero)(&num[l]); continue; }
-            const GT(aff) *a = &s->bk[s->bb[t]], *p = &s->pt[t];
-            if (s->kind[t] == LF(ADD)) {
-                FF(sub)(&num[l], &p->y, &a->y);
-            } else { /* lambda = 3x^2 / 2y */
-                FE t3;
-                FF(sqr)(&num[l], &a->x);
-                FF(dbl)(&t3, &num[l]);
-                FF(add)(&num[l], &num[l], &t3);
-            }
-        }
-        cz_fp_mul_x8(lam, num, inv);
-        cz_fp_mul_x8(l2, lam, lam);
-        for (int l = 0; l < 8; l++) {
-            size_t t = 8 * g + (size_t)l;
-            if (t >= m || s->kind[t] == LF(ZERO)) { FF(zero)(&dx[l]); continue; }
-            const GT(aff) *a = &s->bk[s->bb[t]], *p = &s->pt[t];
-            FF(sub)(&x3[l], &l2[l], &a->x);
-            FF(sub)(&x3[l], &x3[l], &p->x); /* p->x == a->x when doubling */
-            FF(sub)(&dx[l], &a->x, &x3[l]);
-        }
-        cz_fp_mul_x8(dx, dx, lam);
+        LF(sum8)(sum, ca, &s->pt[8 * g], &s->den[8 * g], op);
         for (int l = 0; l < 8; l++) {
             size_t t = 8 * g + (size_t)l;
             if (t >= m) continue;
@@ -420,11 +416,10 @@ static void LF(batch8)(LF(ba) *s, size_t m)
             if (s->kind[t] == LF(ZERO)) {
                 GF(aff_set_inf)(a);
                 s->st[s->bb[t]] = LF(EMPTY);
-                continue;
+            } else {
+                *a = sum[l];
+                s->st[s->bb[t]] = LF(FULL);
             }
-            s->st[s->bb[t]] = LF(FULL);
-            FF(sub)(&a->y, &dx[l], &a->y);
-            a->x = x3[l];
         }
     }
 }

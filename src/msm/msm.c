@@ -147,32 +147,30 @@ static const uint64_t glv_m[3] = {0x63f6e522f6cfee2eULL, 0x7c6becf1e01faaddULL, 
 
 /* Barrett: a = floor(k / 2^127) < 2^128, q = floor(a m / 2^129) is k div z
  * or at most 2 below it; the remainder k - q z < 3z is then corrected */
+/* out[0 .. na + nb) = a * b (schoolbook; out zeroed by the caller) */
+static void mul_limbs(uint64_t *out, const uint64_t *a, int na, const uint64_t *b, int nb)
+{
+    for (int i = 0; i < na; i++) {
+        unsigned __int128 carry = 0;
+        for (int j = 0; j < nb; j++) {
+            unsigned __int128 t = (unsigned __int128)a[i] * b[j] + out[i + j] + carry;
+            out[i + j] = (uint64_t)t;
+            carry = t >> 64;
+        }
+        out[i + nb] += (uint64_t)carry;
+    }
+}
+
 void cz__msm_glv_split(uint64_t k0[2], uint64_t k1[2], const uint64_t k[4])
 {
     typedef unsigned __int128 u128;
     uint64_t a[2] = {k[1] >> 63 | k[2] << 1, k[2] >> 63 | k[3] << 1};
     uint64_t p[5] = {0};
-    for (int i = 0; i < 2; i++) {
-        u128 carry = 0;
-        for (int j = 0; j < 3; j++) {
-            u128 t = (u128)a[i] * glv_m[j] + p[i + j] + carry;
-            p[i + j] = (uint64_t)t;
-            carry = t >> 64;
-        }
-        p[i + 3] += (uint64_t)carry;
-    }
+    mul_limbs(p, a, 2, glv_m, 3);
     uint64_t q[2] = {p[2] >> 1 | p[3] << 63, p[3] >> 1 | p[4] << 63};
     /* rem = k - q z over 4 limbs */
     uint64_t qz[4] = {0};
-    for (int i = 0; i < 2; i++) {
-        u128 carry = 0;
-        for (int j = 0; j < 2; j++) {
-            u128 t = (u128)q[i] * glv_z[j] + qz[i + j] + carry;
-            qz[i + j] = (uint64_t)t;
-            carry = t >> 64;
-        }
-        qz[i + 2] += (uint64_t)carry;
-    }
+    mul_limbs(qz, q, 2, glv_z, 2);
     uint64_t rem[4];
     u128 borrow = 0;
     for (int i = 0; i < 4; i++) {

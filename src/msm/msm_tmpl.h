@@ -95,6 +95,21 @@ static void LF(window_xyzz)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *re
  * pre and kind are m-entry scratch. */
 enum { LF(S_ADD), LF(S_DBL), LF(S_ZERO), LF(S_A), LF(S_B) };
 
+/* what a + b needs: S_A / S_B when the other one is infinity, S_ADD with
+ * *den = b.x - a.x, S_DBL (b = a) with *den = 2 a.y, or S_ZERO (b = -a) */
+static uint8_t LF(pair_kind)(FE *den, const GT(aff) *a, const GT(aff) *b)
+{
+    if (GF(aff_is_inf)(a)) return LF(S_B);
+    if (GF(aff_is_inf)(b)) return LF(S_A);
+    FF(sub)(den, &b->x, &a->x);
+    if (!FF(is_zero)(den)) return LF(S_ADD);
+    if (FF(eq)(&a->y, &b->y) && !FF(is_zero)(&a->y)) {
+        FF(dbl)(den, &a->y);
+        return LF(S_DBL);
+    }
+    return LF(S_ZERO);
+}
+
 #if MSM_G1
 /* ---- eight products at a time (G1, cz_fp_mul_x8: AVX-512 IFMA where present) ----
  * Entry t of a batch sits in lane t mod 8 and every lane keeps its own prefix
@@ -177,20 +192,8 @@ static void LF(pair_add8)(GT(aff) *o, size_t os, const GT(aff) *a, size_t as, co
     FE one;
     FF(one)(&one);
     for (size_t t = 0; t < 8 * ng; t++) {
-        den[t] = one;
-        if (t >= m) continue;
-        const GT(aff) *pa = a + t * as, *pb = b + t * bs;
-        if (GF(aff_is_inf)(pa)) { kind[t] = LF(S_B); continue; }
-        if (GF(aff_is_inf)(pb)) { kind[t] = LF(S_A); continue; }
-        FF(sub)(&den[t], &pb->x, &pa->x);
-        if (!FF(is_zero)(&den[t])) kind[t] = LF(S_ADD);
-        else if (FF(eq)(&pa->y, &pb->y) && !FF(is_zero)(&pa->y)) {
-            kind[t] = LF(S_DBL);
-            FF(dbl)(&den[t], &pa->y);
-        } else {
-            kind[t] = LF(S_ZERO);
-            den[t] = one;
-        }
+        if (t < m) kind[t] = LF(pair_kind)(&den[t], a + t * as, b + t * bs);
+        if (t >= m || (kind[t] != LF(S_ADD) && kind[t] != LF(S_DBL))) den[t] = one;
     }
     LF(inv8)(den, pre, ng);
     for (size_t g = 0; g < ng; g++) {
@@ -231,20 +234,9 @@ static void LF(pair_add)(GT(aff) *o, size_t os, const GT(aff) *a, size_t as, con
     FE acc;
     FF(one)(&acc);
     for (size_t t = 0; t < m; t++) {
-        const GT(aff) *pa = a + t * as, *pb = b + t * bs;
         pre[t] = acc;
-        if (GF(aff_is_inf)(pa)) { kind[t] = LF(S_B); continue; }
-        if (GF(aff_is_inf)(pb)) { kind[t] = LF(S_A); continue; }
-        FF(sub)(&den[t], &pb->x, &pa->x);
-        if (!FF(is_zero)(&den[t])) kind[t] = LF(S_ADD);
-        else if (FF(eq)(&pa->y, &pb->y) && !FF(is_zero)(&pa->y)) {
-            kind[t] = LF(S_DBL);
-            FF(dbl)(&den[t], &pa->y);
-        } else {
-            kind[t] = LF(S_ZERO);
-            continue;
-        }
-        FF(mul)(&acc, &acc, &den[t]);
+        kind[t] = LF(pair_kind)(&den[t], a + t * as, b + t * bs);
+        if (kind[t] == LF(S_ADD) || kind[t] == LF(S_DBL)) FF(mul)(&acc, &acc, &den[t]);
     }
     FF(inv)(&acc, &acc);
     for (size_t t = m; t-- > 0;) {
@@ -327,7 +319,6 @@ static int LF(bucket_sum_ba)(GT(jac) *res, const GT(aff) *b, size_t nb)
 
 /* ---- batch-affine buckets ---- */
 
-enum { LF(ADD), LF(DBL), LF(ZERO) };
 enum { LF(EMPTY), LF(FULL), LF(BUSY) };
 /* how far ahead the flush prefetches buckets */
 #define BA_AHEAD 8
@@ -339,7 +330,7 @@ typedef struct {
     uint32_t *bb;     /* batch: bucket, */
     GT(aff) *pt;      /* the point to add (sign applied), */
     FE *den, *pre;    /* denominator, prefix product, */
-    uint8_t *kind;    /* ADD, DBL or ZERO */
+    uint8_t *kind;    /* S_ADD, S_DBL or S_ZERO (pair_kind) */
     size_t qcap, nq;  /* waiting queue */
     uint32_t *qb;
     const GT(aff) **qp;
@@ -386,15 +377,8 @@ static void LF(batch8)(LF(ba) *s, size_t m)
             PREFETCH(pb);
             PREFETCH(pb + sizeof(GT(aff)) - 1);
         }
-        FF(sub)(&s->den[t], &p->x, &a->x);
-        if (!FF(is_zero)(&s->den[t])) s->kind[t] = LF(ADD);
-        else if (FF(eq)(&p->y, &a->y) && !FF(is_zero)(&a->y)) {
-            s->kind[t] = LF(DBL);
-            FF(dbl)(&s->den[t], &a->y);
-        } else {
-            s->kind[t] = LF(ZERO);
-            s->den[t] = one;
-        }
+        s->kind[t] = LF(pair_kind)(&s->den[t], a, p);
+        if (s->kind[t] == LF(S_ZERO)) s->den[t] = one;
     }
     LF(inv8)(s->den, s->pre, ng);
     for (size_t g = 0; g < ng; g++) {
@@ -405,15 +389,15 @@ static void LF(batch8)(LF(ba) *s, size_t m)
             op[l] = LF(L_SKIP);
             if (t >= m) continue;
             ca[l] = s->bk[s->bb[t]];
-            if (s->kind[t] == LF(ADD)) op[l] = LF(L_ADD);
-            if (s->kind[t] == LF(DBL)) op[l] = LF(L_DBL);
+            if (s->kind[t] == LF(S_ADD)) op[l] = LF(L_ADD);
+            if (s->kind[t] == LF(S_DBL)) op[l] = LF(L_DBL);
         }
         LF(sum8)(sum, ca, &s->pt[8 * g], &s->den[8 * g], op);
         for (int l = 0; l < 8; l++) {
             size_t t = 8 * g + (size_t)l;
             if (t >= m) continue;
             GT(aff) *a = &s->bk[s->bb[t]];
-            if (s->kind[t] == LF(ZERO)) {
+            if (s->kind[t] == LF(S_ZERO)) {
                 GF(aff_set_inf)(a);
                 s->st[s->bb[t]] = LF(EMPTY);
             } else {
@@ -446,22 +430,14 @@ static void LF(flush)(LF(ba) *s)
                 PREFETCH(pb + sizeof(GT(aff)) - 1);
             }
             s->pre[t] = acc;
-            FF(sub)(&s->den[t], &p->x, &a->x);
-            if (!FF(is_zero)(&s->den[t])) s->kind[t] = LF(ADD);
-            else if (FF(eq)(&p->y, &a->y) && !FF(is_zero)(&a->y)) {
-                s->kind[t] = LF(DBL);
-                FF(dbl)(&s->den[t], &a->y);
-            } else {
-                s->kind[t] = LF(ZERO);
-                continue;
-            }
-            FF(mul)(&acc, &acc, &s->den[t]);
+            s->kind[t] = LF(pair_kind)(&s->den[t], a, p);
+            if (s->kind[t] != LF(S_ZERO)) FF(mul)(&acc, &acc, &s->den[t]);
         }
         FF(inv)(&acc, &acc);
         for (size_t t = m; t-- > 0;) {
             GT(aff) *a = &s->bk[s->bb[t]];
             const GT(aff) *p = &s->pt[t];
-            if (s->kind[t] == LF(ZERO)) {
+            if (s->kind[t] == LF(S_ZERO)) {
                 GF(aff_set_inf)(a);
                 s->st[s->bb[t]] = LF(EMPTY);
                 continue;
@@ -470,7 +446,7 @@ static void LF(flush)(LF(ba) *s)
             FE inv, l, x3;
             FF(mul)(&inv, &acc, &s->pre[t]);
             FF(mul)(&acc, &acc, &s->den[t]);
-            if (s->kind[t] == LF(ADD)) {
+            if (s->kind[t] == LF(S_ADD)) {
                 FF(sub)(&l, &p->y, &a->y);
                 FF(mul)(&l, &l, &inv);
                 FF(sqr)(&x3, &l);

@@ -12,7 +12,8 @@
 
 #define WBUF (1u << 20)
 
-cz_err cz__open_file(int *fd_out, size_t *len, const char *path, char *msg, size_t msglen)
+/* opens a regular file for reading; the caller closes *fd_out */
+static cz_err open_file(int *fd_out, size_t *len, const char *path, char *msg, size_t msglen)
 {
     *fd_out = -1;
     *len = 0;
@@ -37,20 +38,20 @@ cz_err cz__open_file(int *fd_out, size_t *len, const char *path, char *msg, size
     return CZ_OK;
 }
 
-cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen)
+static cz_err map_file(cz__mapped *m, const char *path, int flags, char *msg, size_t msglen)
 {
     static const uint8_t empty[1];
     memset(m, 0, sizeof *m);
     int fd;
     size_t len;
-    cz_err e = cz__open_file(&fd, &len, path, msg, msglen);
+    cz_err e = open_file(&fd, &len, path, msg, msglen);
     if (e) return e;
     if (len == 0) {
         close(fd);
         m->p = empty;
         return CZ_OK;
     }
-    void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE | flags, fd, 0);
     int en = errno;
     close(fd);
     if (p == MAP_FAILED) return cz_fail(CZ_ERR_IO, msg, msglen, "cannot map %s: %s", path, strerror(en));
@@ -58,6 +59,16 @@ cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen)
     m->p = p;
     m->len = len;
     return CZ_OK;
+}
+
+cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen)
+{
+    return map_file(m, path, 0, msg, msglen);
+}
+
+cz_err cz__map_file_populate(cz__mapped *m, const char *path, char *msg, size_t msglen)
+{
+    return map_file(m, path, MAP_POPULATE, msg, msglen);
 }
 
 void cz__unmap_file(cz__mapped *m)

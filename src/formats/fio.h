@@ -18,9 +18,9 @@ typedef struct {
 } cz__mapped;
 
 cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen);
-/* opens a regular file for reading (the checks and messages of
- * cz__map_file); the caller closes *fd */
-cz_err cz__open_file(int *fd, size_t *len, const char *path, char *msg, size_t msglen);
+/* the same with every page mapped at once (MAP_POPULATE), for a file that
+ * is read whole anyway */
+cz_err cz__map_file_populate(cz__mapped *m, const char *path, char *msg, size_t msglen);
 void cz__unmap_file(cz__mapped *m);
 
 /* asks the kernel to fault in the whole pages inside [p, p + n) in one call

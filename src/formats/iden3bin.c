@@ -1,46 +1,19 @@
 /* iden3bin.c — iden3 binary container and curve primes (see iden3bin.h). */
 #include "formats/iden3bin.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "formats/fio.h"
 
 #define fail cz_fail
 
-/* reads n bytes at off of the file being walked; -1 when it cannot */
-typedef int (*rd_fn)(void *ctx, uint64_t off, uint8_t *out, size_t n);
-
-static int rd_mem(void *ctx, uint64_t off, uint8_t *out, size_t n)
+cz_err cz__binfile_parse(cz__binfile *bf, const uint8_t *p, size_t len, const char magic[4],
+                         uint32_t max_version, const char *what, char *msg, size_t msglen)
 {
-    memcpy(out, (const uint8_t *)ctx + off, n);
-    return 0;
-}
-
-static int rd_fd(void *ctx, uint64_t off, uint8_t *out, size_t n)
-{
-    int fd = *(const int *)ctx;
-    while (n) {
-        ssize_t k = pread(fd, out, n, (off_t)off);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) return -1;
-        out += k;
-        n -= (size_t)k;
-        off += (uint64_t)k;
-    }
-    return 0;
-}
-
-/* the walk of cz__binfile_parse over any reader (only headers are read) */
-static cz_err walk(cz__binfile *bf, rd_fn rd, void *ctx, size_t len, const char magic[4], uint32_t max_version,
-                   const char *what, char *msg, size_t msglen)
-{
-    uint8_t h[12];
+    const uint8_t *h = p;
     memset(bf, 0, sizeof *bf);
     if (len < 12) return fail(CZ_ERR_LENGTH, msg, msglen, "%s: %zu bytes, too short for a %.4s file", what, len, magic);
-    if (rd(ctx, 0, h, 12)) return fail(CZ_ERR_IO, msg, msglen, "%s: cannot read the file", what);
     if (memcmp(h, magic, 4) != 0) return fail(CZ_ERR_PARSE, msg, msglen, "%s: not a %.4s file (bad magic)", what, magic);
     uint32_t version = cz__get_le32(h + 4), n = cz__get_le32(h + 8);
     if (version == 0 || version > max_version)
@@ -56,10 +29,7 @@ static cz_err walk(cz__binfile *bf, rd_fn rd, void *ctx, size_t len, const char 
             free(s);
             return fail(CZ_ERR_LENGTH, msg, msglen, "%s: truncated: section header %u of %u missing", what, i + 1, n);
         }
-        if (rd(ctx, at, h, 12)) {
-            free(s);
-            return fail(CZ_ERR_IO, msg, msglen, "%s: cannot read the file", what);
-        }
+        h = p + at;
         s[i].id = cz__get_le32(h);
         s[i].size = cz__get_le64(h + 4);
         s[i].off = at + 12;
@@ -77,25 +47,12 @@ static cz_err walk(cz__binfile *bf, rd_fn rd, void *ctx, size_t len, const char 
         return fail(CZ_ERR_LENGTH, msg, msglen, "%s: %llu bytes after the last section", what,
                     (unsigned long long)(len - at));
     }
+    bf->p = p;
     bf->len = len;
     bf->version = version;
     bf->n = n;
     bf->s = s;
     return CZ_OK;
-}
-
-cz_err cz__binfile_parse(cz__binfile *bf, const uint8_t *p, size_t len, const char magic[4],
-                         uint32_t max_version, const char *what, char *msg, size_t msglen)
-{
-    cz_err e = walk(bf, rd_mem, (void *)p, len, magic, max_version, what, msg, msglen);
-    if (!e) bf->p = p;
-    return e;
-}
-
-cz_err cz__binfile_parse_fd(cz__binfile *bf, int fd, size_t len, const char magic[4], uint32_t max_version,
-                            const char *what, char *msg, size_t msglen)
-{
-    return walk(bf, rd_fd, &fd, len, magic, max_version, what, msg, msglen);
 }
 
 void cz__binfile_free(cz__binfile *bf)

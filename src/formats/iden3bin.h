@@ -35,10 +35,6 @@ typedef struct {
  * names the file in messages. */
 cz_err cz__binfile_parse(cz__binfile *bf, const uint8_t *p, size_t len, const char magic[4],
                          uint32_t max_version, const char *what, char *msg, size_t msglen);
-/* the same checks on an open file of len bytes, reading only the headers
- * (with pread); bf->p is left NULL and the offsets are the file's */
-cz_err cz__binfile_parse_fd(cz__binfile *bf, int fd, size_t len, const char magic[4], uint32_t max_version,
-                            const char *what, char *msg, size_t msglen);
 void cz__binfile_free(cz__binfile *bf);
 /* the one section with this id: CZ_ERR_PARSE when missing or repeated */
 cz_err cz__binfile_section(const cz__binfile *bf, uint32_t id, const uint8_t **data, uint64_t *size,

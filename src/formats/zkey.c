@@ -6,12 +6,9 @@
  * offsets are used in place, the others copied while they are checked. */
 #include "formats/zkey.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "formats/fio.h"
 #include "formats/iden3bin.h"
@@ -348,32 +345,15 @@ cz_err cz_zkey_load_mem(cz_zkey *zk, const uint8_t *buf, size_t len, cz_pool *po
 cz_err cz_zkey_open(cz_zkey *zk, const char *path, cz_pool *pool, char *msg, size_t msglen)
 {
     memset(zk, 0, sizeof *zk);
-    int fd;
-    size_t len;
-    cz_err e = cz__open_file(&fd, &len, path, msg, msglen);
+    cz__mapped m;
+    cz_err e = cz__map_file_populate(&m, path, msg, msglen);
     if (e) return e;
     char why[400];
     cz__binfile bf;
-    void *map = NULL;
-    /* the container is checked reading only its section headers */
-    e = cz__binfile_parse_fd(&bf, fd, len, "zkey", 2, "zkey", why, sizeof why);
-    if (!e) {
-        map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-        if (map == MAP_FAILED) {
-            e = fail(CZ_ERR_IO, why, sizeof why, "cannot map the file: %s", strerror(errno));
-            map = NULL;
-            cz__binfile_free(&bf);
-        } else {
-            bf.p = map;
-            bf.len = len;
-        }
-    }
-    close(fd);
+    e = cz__binfile_parse(&bf, m.p, m.len, "zkey", 2, "zkey", why, sizeof why);
     if (!e) e = parse(zk, bf, 1, pool, why, sizeof why);
-    if (map) {
-        zk->map = map;
-        zk->map_len = len;
-    }
+    zk->map = m.map;
+    zk->map_len = m.len;
     if (e) {
         fail(e, msg, msglen, "%s: %s", path, why);
         cz_zkey_close(zk);

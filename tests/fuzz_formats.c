@@ -104,7 +104,10 @@ int main(void)
     char path[128];
     snprintf(path, sizeof path, "%s/f.bin", dir);
     char msg[256];
-    double t0 = now(), limit = 25.0;
+    double t0 = now();
+    const long n_params = cz_fuzz_count("fuzz_formats", "params/vk images", 6000),
+               n_proofs = cz_fuzz_count("fuzz_formats", "proof files", 6000),
+               n_cache = cz_fuzz_count("fuzz_formats", "pk cache images", 20000);
 
     /* seeds: a small .params (with a non-subgroup point in h), its .vk, a
      * proof file, a pk cache */
@@ -126,7 +129,7 @@ int main(void)
     int bad_reencode = 0;
 
     /* 1. .params and .vk images */
-    for (int it = 0; it < 6000 && now() - t0 < limit * 0.45; it++) {
+    for (long it = 0; it < n_params; it++) {
         int vk_only = it % 4 == 3;
         size_t len = vk_only ? vlen : plen;
         memcpy(buf, params, len);
@@ -179,7 +182,7 @@ int main(void)
     }
     uint8_t proofs[K * 192];
     for (int i = 0; i < K; i++) cz_proof_encode(proofs + 192 * i, &pr[i]);
-    for (int it = 0; it < 6000 && now() - t0 < limit * 0.7; it++) {
+    for (long it = 0; it < n_proofs; it++) {
         size_t len = sizeof proofs;
         memcpy(buf, proofs, len);
         mutate(buf, &len, cap, NULL, 0, 1, &rng);
@@ -208,7 +211,7 @@ int main(void)
     CHECK(cache != NULL);
     uint8_t *cbuf0 = malloc(clen + 513), *cbuf = cbuf0;
     const size_t coffs[7] = {24, 32, 40, 48, 56, 64, 88};
-    for (int it = 0; it < 20000 && cache && now() - t0 < limit; it++) {
+    for (long it = 0; it < n_cache && cache; it++) {
         size_t len = clen;
         cbuf = cbuf0 + (it % 3 == 0); /* sometimes unaligned */
         memcpy(cbuf, cache, len);

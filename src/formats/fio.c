@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "util/mapguard.h"
 
 #define WBUF (1u << 20)
 
@@ -53,6 +54,7 @@ static cz_err map_file(cz__mapped *m, const char *path, int flags, char *msg, si
     }
     void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE | flags, fd, 0);
     int en = errno;
+    if (p != MAP_FAILED) (void)cz_mapguard_add(p, len, fd, path);
     close(fd);
     if (p == MAP_FAILED) return cz_fail(CZ_ERR_IO, msg, msglen, "cannot map %s: %s", path, strerror(en));
     m->map = p;
@@ -73,7 +75,7 @@ cz_err cz__map_file_populate(cz__mapped *m, const char *path, char *msg, size_t 
 
 void cz__unmap_file(cz__mapped *m)
 {
-    if (m->map) munmap(m->map, m->len);
+    if (m->map) cz_mapguard_unmap(m->map, m->len);
     memset(m, 0, sizeof *m);
 }
 

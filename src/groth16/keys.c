@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "util/mapguard.h"
 
 void cz_groth16_vk_free(cz_groth16_vk *vk)
 {
@@ -15,7 +16,7 @@ void cz_groth16_vk_free(cz_groth16_vk *vk)
 void cz_groth16_pk_free(cz_groth16_pk *pk)
 {
     if (pk->map) {
-        munmap(pk->map, pk->map_len);
+        cz_mapguard_unmap(pk->map, pk->map_len);
     } else {
         free(pk->h); free(pk->l); free(pk->a); free(pk->b_g1); free(pk->b_g2);
     }

@@ -14,6 +14,7 @@
 #include "groth16/groth16.h"
 #include "util/mem.h"
 #include "util/clock.h"
+#include "util/mapguard.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,13 @@ msm_fail:
 done:
     cz_ntt_domain_free(&dom);
     cz_big_free(a);
+    {   /* a key or constraint system mapped from a file that shrank meanwhile
+         * was read as zeros past its new end (util/mapguard.h): whatever
+         * came of it, the truncation is the error, and no proof is given */
+        const void *mapped[] = {pk->h, pk->c, pk->a, pk->b_g1, pk->b_g2};
+        for (size_t i = 0; i < sizeof mapped / sizeof mapped[0]; i++)
+            if (cz_mapguard_check(mapped[i], msg, msglen)) { err = CZ_ERR_IO; break; }
+    }
     tm.total_ms = cz_now_ms() - t0;
     if (t) *t = tm;
     return err;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "util/hash.h"
+#include "util/mapguard.h"
 
 static const char MAGIC[8] = {'C', 'U', 'Z', 'K', 'P', 'C', 'E', 0};
 
@@ -180,6 +181,7 @@ cz_err cz_pce_open(cz_r1cs *out, const char *path, int verify_checksum, char *ms
                     (unsigned long long)size);
     }
     uint8_t *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map != MAP_FAILED) (void)cz_mapguard_add(map, size, fd, path);
     close(fd);
     if (map == MAP_FAILED) return cz_fail(CZ_ERR_IO, msg, msglen, "cannot map %s: %s", path, strerror(errno));
     cz_err e = CZ_OK;
@@ -250,13 +252,13 @@ cz_err cz_pce_open(cz_r1cs *out, const char *path, int verify_checksum, char *ms
     out->map_len = size;
     return CZ_OK;
 out:
-    munmap(map, size);
+    cz_mapguard_unmap(map, size);
     memset(out, 0, sizeof *out);
     return e;
 }
 
 void cz_pce_close(cz_r1cs *r)
 {
-    if (r->map) munmap(r->map, r->map_len);
+    if (r->map) cz_mapguard_unmap(r->map, r->map_len);
     memset(r, 0, sizeof *r);
 }

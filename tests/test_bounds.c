@@ -359,6 +359,9 @@ static void test_pkcache(void)
     snprintf(room, sizeof room, "payload is %llu bytes but its counts imply %llu",
              (unsigned long long)(le64(b + 88) + 64), (unsigned long long)le64(b + 88));
     CHECK(says(cz_pkcache_load_mem(&q, NULL, c, len, 0, msg, sizeof msg), CZ_ERR_LENGTH, room, NULL));
+    /* a file cut inside the verifying key part, before any array */
+    CHECK(says(cz_pkcache_load_mem(&q, NULL, b, 700, 0, msg, sizeof msg), CZ_ERR_LENGTH,
+               "700 bytes, too short for its verifying key (1024)", NULL));
     /* the mapped reader too */
     memcpy(c, b, len);
     set_le64(c + 24, 1u << 30);
@@ -440,6 +443,10 @@ static void test_pce(void)
     memcpy(c, b, len);
     set_le32(c + 48 + 32, 0xffffffffu);
     CHECK(says(pce(c, len), CZ_ERR_LENGTH, "header says n_coefs = 4294967295 for matrix C", "(32 bytes each)", NULL));
+    /* an index width that is none of 1, 2, 4 */
+    memcpy(c, b, len);
+    set_le32(c + 52 + 16, 3);
+    CHECK(says(pce(c, len), CZ_ERR_PARSE, "matrix B: coefficient index width 3", NULL));
     /* n_vars has no array behind it; it is capped */
     memcpy(c, b, len);
     set_le64(c + 16, (uint64_t)1 << 32);

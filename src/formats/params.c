@@ -48,12 +48,13 @@ cz_err cz_params_peek_mem(cz_params_info *out, const uint8_t *buf, size_t len, c
         uint64_t n = cz__get_be32(buf + pos);
         uint64_t w = k == 5 ? G2U : G1U;
         pos += 4;
-        if (n > (size - pos) / w)
+        if (n > (size - pos) / w) /* n < 2^32, w <= 192: n * w cannot overflow */
             return cz_fail(CZ_ERR_LENGTH, msg, msglen,
-                                "%s claims %llu points (%llu bytes) at byte %llu but only %llu bytes are left "
-                                "(truncated or corrupt)",
-                                ARRAY_NAMES[k], (unsigned long long)n, (unsigned long long)(n * w),
-                                (unsigned long long)pos, (unsigned long long)(size - pos));
+                                "the length of %s says %llu points (%llu bytes each) but the %llu bytes left at "
+                                "byte %llu hold %llu (truncated or corrupt)",
+                                ARRAY_NAMES[k], (unsigned long long)n, (unsigned long long)w,
+                                (unsigned long long)(size - pos), (unsigned long long)pos,
+                                (unsigned long long)((size - pos) / w));
         *counts[k] = n;
         *offs[k] = pos;
         pos += n * w;

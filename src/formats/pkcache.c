@@ -1,6 +1,8 @@
 /* pkcache.c — write, check and map the converted proving-key cache (layout in
  * pkcache.h). One function computes the part offsets from the counts; the
- * writer and both readers share it, so they cannot disagree. */
+ * writer and both readers share it, so they cannot disagree. A reader bounds
+ * every count by the file (each below 2^32, each array inside the file)
+ * before any offset is trusted or anything allocated. */
 #include "formats/pkcache.h"
 
 #include <stdlib.h>
@@ -14,6 +16,8 @@ static const char MAGIC[8] = {'C', 'U', 'Z', 'K', 'P', 'K', 'C', 0};
 
 #define G1S sizeof(cz_g1_aff)
 #define G2S sizeof(cz_g2_aff)
+
+static const char *const COUNT_NAMES[6] = {"n_ic", "n_h", "n_l", "n_a", "n_b_g1", "n_b_g2"};
 
 static uint64_t pad64(uint64_t x) { return (x + 63) & ~(uint64_t)63; }
 
@@ -137,10 +141,33 @@ static cz_err parse(cz_pkcache_info *info, layout *l, const uint8_t *buf, size_t
     info->flags = cz__get_le32(buf + 72);
     int reserved = cz__get_le32(buf + 76) != 0;
     for (int i = 104; i < CZ_PKCACHE_HEADER; i++) reserved |= buf[i];
-    if (!make_layout(l, n) || info->flags & ~CZ_PKCACHE_SUBGROUP_CHECKED || reserved)
-        return cz_fail(CZ_ERR_PARSE, msg, msglen, "bad counts, flags or reserved bytes in the pk cache header");
+    if (info->flags & ~CZ_PKCACHE_SUBGROUP_CHECKED || reserved)
+        return cz_fail(CZ_ERR_PARSE, msg, msglen, "unknown flags or non-zero reserved bytes in the pk cache header");
+    for (int k = 0; k < 6; k++)
+        if (n[k] > UINT32_MAX)
+            return cz_fail(CZ_ERR_LENGTH, msg, msglen, "pk cache: header says %s = %llu, above 2^32-1",
+                           COUNT_NAMES[k], (unsigned long long)n[k]);
+    make_layout(l, n); /* counts < 2^32: the offsets cannot overflow */
+    /* each array must lie inside the file, checked in file order so the
+     * message names the first count that does not fit */
+    if (l->off[2] > len)
+        return cz_fail(CZ_ERR_LENGTH, msg, msglen, "pk cache: %zu bytes, too short for its verifying key (%llu)", len,
+                       (unsigned long long)l->off[2]);
+    for (int k = 0; k < 6; k++) {
+        uint64_t w = k == 5 ? G2S : G1S, at = l->off[2 + k], room = at <= len ? (len - at) / w : 0;
+        if (n[k] > room)
+            return cz_fail(CZ_ERR_LENGTH, msg, msglen,
+                           "pk cache: header says %s = %llu but the file holds %llu points from byte %llu "
+                           "(%llu bytes each)",
+                           COUNT_NAMES[k], (unsigned long long)n[k], (unsigned long long)room,
+                           (unsigned long long)at, (unsigned long long)w);
+    }
     uint64_t plen = cz__get_le64(buf + 88);
-    if (plen != l->end - CZ_PKCACHE_HEADER || (uint64_t)len != l->end)
+    if (plen != l->end - CZ_PKCACHE_HEADER)
+        return cz_fail(CZ_ERR_LENGTH, msg, msglen,
+                       "pk cache: header says the payload is %llu bytes but its counts imply %llu",
+                       (unsigned long long)plen, (unsigned long long)(l->end - CZ_PKCACHE_HEADER));
+    if ((uint64_t)len != l->end)
         return cz_fail(CZ_ERR_LENGTH, msg, msglen,
                             "pk cache is %zu bytes, its counts imply %llu (truncated or padded?)", len,
                             (unsigned long long)l->end);

@@ -1,5 +1,8 @@
 /* r1cs_file.c — the .r1cs reader (see r1cs_file.h): one bounds-checked walk
- * over the constraints section feeding the shared r1cs builder. */
+ * over the constraints section feeding the shared r1cs builder. Counts are
+ * bounded by the bytes behind them before they are used: nWires by the
+ * wire-to-label section (8 bytes a wire), nConstraints by the constraints
+ * section (12 bytes a constraint at least), each term count by what is left. */
 #include "formats/r1cs_file.h"
 
 #include <string.h>
@@ -42,10 +45,24 @@ cz_err cz_r1cs_file_parse(cz_r1cs *out, cz_r1cs_file_info *info, const uint8_t *
                  (unsigned long long)fi.n_pub_inputs, (unsigned long long)fi.n_prv_inputs);
         goto out;
     }
+    /* every wire has its 8-byte label id in section 3: that bounds nWires */
+    const uint8_t *lab;
+    uint64_t ls;
+    if ((e = cz__binfile_section(&bf, 3, &lab, &ls, "r1cs", msg, msglen))) goto out;
+    if (ls != fi.n_wires * 8) {
+        e = fail(ls < fi.n_wires * 8 ? CZ_ERR_LENGTH : CZ_ERR_PARSE, msg, msglen,
+                 "r1cs: header says %llu wires but the wire-to-label section holds %llu (8 bytes each)%s",
+                 (unsigned long long)fi.n_wires, (unsigned long long)(ls / 8),
+                 ls % 8 ? ", plus a partial entry" : "");
+        goto out;
+    }
+    /* a constraint is three linear combinations of at least a 4-byte term count */
     if ((e = cz__binfile_section(&bf, 2, &c, &cs, "r1cs", msg, msglen))) goto out;
     if (fi.n_constraints > cs / 12) {
-        e = fail(CZ_ERR_LENGTH, msg, msglen, "r1cs: %llu constraints cannot fit in %llu bytes",
-                 (unsigned long long)fi.n_constraints, (unsigned long long)cs);
+        e = fail(CZ_ERR_LENGTH, msg, msglen,
+                 "r1cs: header says %llu constraints but the constraints section (%llu bytes) holds at most %llu "
+                 "(12 bytes each at least)",
+                 (unsigned long long)fi.n_constraints, (unsigned long long)cs, (unsigned long long)(cs / 12));
         goto out;
     }
     if ((e = cz_r1cs_builder_new(&b, n_in, fi.n_wires - n_in))) {
@@ -55,10 +72,23 @@ cz_err cz_r1cs_file_parse(cz_r1cs *out, cz_r1cs_file_info *info, const uint8_t *
     uint64_t at = 0;
     for (uint64_t k = 0; k < fi.n_constraints; k++) {
         for (int m = 0; m < 3; m++) {
-            if (cs - at < 4) goto trunc;
+            if (cs - at < 4) {
+                e = fail(CZ_ERR_LENGTH, msg, msglen,
+                         "r1cs constraint %llu, %c: the constraints section ends before its term count (%llu of "
+                         "%llu constraints read)",
+                         (unsigned long long)k, "ABC"[m], (unsigned long long)k, (unsigned long long)fi.n_constraints);
+                goto out;
+            }
             uint64_t nt = cz__get_le32(c + at);
             at += 4;
-            if (nt > (cs - at) / (4 + (uint64_t)n8)) goto trunc;
+            if (nt > (cs - at) / (4 + (uint64_t)n8)) {
+                e = fail(CZ_ERR_LENGTH, msg, msglen,
+                         "r1cs constraint %llu, %c: %llu terms but the constraints section has %llu bytes left, "
+                         "room for %llu (%u bytes each)",
+                         (unsigned long long)k, "ABC"[m], (unsigned long long)nt, (unsigned long long)(cs - at),
+                         (unsigned long long)((cs - at) / (4 + (uint64_t)n8)), 4 + n8);
+                goto out;
+            }
             for (uint64_t t = 0; t < nt; t++, at += 4 + n8) {
                 uint32_t wire = cz__get_le32(c + at);
                 cz_fr v;
@@ -87,9 +117,6 @@ cz_err cz_r1cs_file_parse(cz_r1cs *out, cz_r1cs_file_info *info, const uint8_t *
     b = NULL;
     if (e) { fail(e, msg, msglen, "r1cs: out of memory"); goto out; }
     if (info) *info = fi;
-    goto out;
-trunc:
-    e = fail(CZ_ERR_LENGTH, msg, msglen, "r1cs section 2 (constraints) is truncated");
 out:
     if (b) cz_r1cs_builder_free(b);
     cz__binfile_free(&bf);

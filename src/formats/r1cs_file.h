@@ -7,15 +7,16 @@
  *      u32 nPubInputs, u32 nPrvInputs, u64 nLabels, u32 nConstraints
  *   2  constraints: per constraint three linear combinations A, B, C, each
  *      u32 nTerms then nTerms x (u32 wire, n8-byte value LE, plain integer)
- *   3  wire -> label map (not read)
+ *   3  wire -> label map: nWires x u64 label id (only its size is used)
  *   4, 5  custom gates (PLONK only): refused
  * Wire order is ONE, outputs, public inputs, private inputs, internal: the
  * resulting cz_r1cs has n_inputs = 1 + nOutputs + nPubInputs (ONE included)
  * and no extra rows (snarkjs adds its `input_i * 0 = 0` rows in the zkey).
  *
  * Reading checks the container, that the prime is BLS12-381's r (a BN254
- * file is named as such), that section 2 is consumed exactly, every wire <
- * nWires and every value < r. */
+ * file is named as such), that section 3 holds exactly nWires entries, that
+ * nConstraints fits in section 2 (12 bytes each at least) and section 2 is
+ * consumed exactly, every wire < nWires and every value < r. */
 #ifndef CZ_FORMATS_R1CS_FILE_H
 #define CZ_FORMATS_R1CS_FILE_H
 

@@ -384,8 +384,13 @@ cz_err cz_snarkjs_vk_parse(cz_groth16_vk *out, const char *text, size_t len, cha
         goto out;
     }
     size_t n = (size_t)strtoul(np->str, NULL, 10);
-    if (!ic || ic->type != CZ_JSON_ARRAY || ic->n != n + 1) {
+    if (!ic || ic->type != CZ_JSON_ARRAY) {
         e = fail(CZ_ERR_PARSE, msg, msglen, "verification key: IC must be an array of nPublic + 1 = %zu points", n + 1);
+        goto out;
+    }
+    if (ic->n != n + 1) { /* nPublic is bounded by the IC points actually there */
+        e = fail(CZ_ERR_PARSE, msg, msglen, "verification key: nPublic = %zu needs %zu IC points but IC has %zu", n,
+                 n + 1, (size_t)ic->n);
         goto out;
     }
     if ((e = g1_parse(&out->alpha_g1, cz_json_get(root, "vk_alpha_1"), 0, "verification key vk_alpha_1", msg, msglen)) ||

@@ -89,14 +89,21 @@ cz_err cz_witness_parse(cz_fr **w, uint64_t *n_vars, uint64_t *n_inputs, const u
                     CZ_WITNESS_VERSION);
     if (cz__get_le32(buf + 12) != 0) return fail(CZ_ERR_PARSE, msg, msglen, "reserved header word is not 0");
     uint64_t nv = cz__get_le64(buf + 16), ni = cz__get_le64(buf + 24);
+    /* n_vars is bounded by the file before anything is computed from it:
+     * (len - 40) / 32 values fit, and MAX_VARS keeps 40 + 32 n_vars in range */
+    uint64_t room = (len - CZ_WITNESS_HEADER - 8) / 32;
     if (nv < 1 || nv > MAX_VARS)
-        return fail(CZ_ERR_PARSE, msg, msglen, "bad variable count %llu", (unsigned long long)nv);
+        return fail(nv ? CZ_ERR_LENGTH : CZ_ERR_PARSE, msg, msglen,
+                    "witness: header says n_vars = %llu but the file (%zu bytes) holds %llu values (32 bytes each)",
+                    (unsigned long long)nv, len, (unsigned long long)room);
     if (ni < 1 || ni > nv)
-        return fail(CZ_ERR_PARSE, msg, msglen, "input count %llu not in 1..%llu", (unsigned long long)ni,
-                    (unsigned long long)nv);
+        return fail(CZ_ERR_PARSE, msg, msglen, "witness: header says n_inputs = %llu, not in 1..n_vars = %llu",
+                    (unsigned long long)ni, (unsigned long long)nv);
     if ((uint64_t)len != cz_witness_file_size(nv))
-        return fail(CZ_ERR_LENGTH, msg, msglen, "%zu bytes, but %llu variables need %llu (truncated or padded?)", len,
-                    (unsigned long long)nv, (unsigned long long)cz_witness_file_size(nv));
+        return fail(CZ_ERR_LENGTH, msg, msglen,
+                    "witness: header says n_vars = %llu but the file (%zu bytes) holds %llu values (32 bytes each)%s",
+                    (unsigned long long)nv, len, (unsigned long long)room,
+                    (len - CZ_WITNESS_HEADER - 8) % 32 ? ", plus a partial value" : "");
     size_t body = CZ_WITNESS_HEADER + 32 * (size_t)nv;
     if (cz_hash64(buf, body, 0) != cz__get_le64(buf + body))
         return fail(CZ_ERR_PARSE, msg, msglen, "checksum mismatch (file corrupt)");

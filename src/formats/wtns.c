@@ -1,4 +1,5 @@
-/* wtns.c — the .wtns reader and writer (see wtns.h). */
+/* wtns.c — the .wtns reader and writer (see wtns.h). The header's value
+ * count must match the values section exactly before anything is allocated. */
 #include "formats/wtns.h"
 
 #include <stdlib.h>
@@ -29,10 +30,10 @@ cz_err cz_wtns_parse(cz_fr **w, uint64_t *n, const uint8_t *buf, size_t len, cha
     if ((e = cz__iden3_check_prime(h + 4, n8, CZ__PRIME_R, "wtns", msg, msglen))) goto out;
     uint64_t cnt = cz__get_le32(h + 4 + n8);
     if ((e = cz__binfile_section(&bf, 2, &d, &ds, "wtns", msg, msglen))) goto out;
-    if (ds != cnt * n8) {
+    if (ds != cnt * n8) { /* cnt < 2^32 and n8 = 32: no overflow */
         e = fail(ds < cnt * n8 ? CZ_ERR_LENGTH : CZ_ERR_PARSE, msg, msglen,
-                 "wtns section 2 has %llu bytes, %llu values need %llu", (unsigned long long)ds,
-                 (unsigned long long)cnt, (unsigned long long)(cnt * n8));
+                 "wtns: header says %llu witness values but the values section holds %llu (%u bytes each)%s",
+                 (unsigned long long)cnt, (unsigned long long)(ds / n8), n8, ds % n8 ? ", plus a partial value" : "");
         goto out;
     }
     if (cnt == 0) { e = fail(CZ_ERR_PARSE, msg, msglen, "wtns holds no values"); goto out; }

@@ -193,17 +193,19 @@ static cz_err vk_header(cz_groth16_vk *vk, const uint8_t *s, cz_pool *pool, char
     return CZ_OK;
 }
 
-/* section `id` must be exactly `want` bytes */
-static cz_err section(const cz__binfile *bf, uint32_t id, const char *name, uint64_t want, const uint8_t **p,
-                      char *msg, size_t msglen)
+/* section `id` must hold exactly `count` points of `elt` bytes, the count
+ * the header gives as `field` (count < 2^33 and elt <= 192: no overflow) */
+static cz_err section(const cz__binfile *bf, uint32_t id, const char *name, const char *field, uint64_t count,
+                      uint64_t elt, const uint8_t **p, char *msg, size_t msglen)
 {
     uint64_t size;
     cz_err e = cz__binfile_section(bf, id, p, &size, "zkey", msg, msglen);
     if (e) return e;
-    if (size != want)
-        return fail(size < want ? CZ_ERR_LENGTH : CZ_ERR_PARSE, msg, msglen,
-                    "zkey section %u (%s) has %llu bytes, the header's counts need %llu", id, name,
-                    (unsigned long long)size, (unsigned long long)want);
+    if (size != count * elt)
+        return fail(size < count * elt ? CZ_ERR_LENGTH : CZ_ERR_PARSE, msg, msglen,
+                    "zkey: header says %s = %llu but section %u (%s) holds %llu points (%llu bytes each)%s", field,
+                    (unsigned long long)count, id, name, (unsigned long long)(size / elt), (unsigned long long)elt,
+                    size % elt ? ", plus a partial point" : "");
     return CZ_OK;
 }
 
@@ -216,7 +218,12 @@ static cz_err parse(cz_zkey *zk, cz__binfile bf, int in_place, cz_pool *pool, ch
     cz_groth16_zpk *pk = &zk->pk;
     const uint8_t *s;
     uint64_t size;
-    if ((e = section(&bf, 1, "header", 4, &s, msg, msglen))) goto out;
+    if ((e = cz__binfile_section(&bf, 1, &s, &size, "zkey", msg, msglen))) goto out;
+    if (size != 4) {
+        e = fail(size < 4 ? CZ_ERR_LENGTH : CZ_ERR_PARSE, msg, msglen,
+                 "zkey section 1 (header) has %llu bytes, want 4", (unsigned long long)size);
+        goto out;
+    }
     uint32_t proto = cz__get_le32(s);
     if (proto != 1) {
         e = fail(CZ_ERR_UNSUPPORTED, msg, msglen, "zkey protocol %u (%s) is not Groth16", proto,
@@ -226,25 +233,26 @@ static cz_err parse(cz_zkey *zk, cz__binfile bf, int in_place, cz_pool *pool, ch
     /* section 2: primes first, so that a wrong curve is named before sizes */
     if ((e = cz__binfile_section(&bf, 2, &s, &size, "zkey", msg, msglen))) goto out;
     uint64_t at = 0;
-#define NEED(nb)                                                                                        \
-    if (size - at < (uint64_t)(nb)) {                                                                   \
-        e = fail(CZ_ERR_LENGTH, msg, msglen, "zkey section 2 (Groth16 header) is truncated (%llu bytes)", \
-                 (unsigned long long)size);                                                             \
-        goto out;                                                                                       \
+#define NEED(nb, what)                                                                                   \
+    if (size - at < (uint64_t)(nb)) {                                                                    \
+        e = fail(CZ_ERR_LENGTH, msg, msglen,                                                             \
+                 "zkey section 2 (Groth16 header) has %llu bytes, too few for %s (%llu bytes at byte %llu)", \
+                 (unsigned long long)size, what, (unsigned long long)(nb), (unsigned long long)at);      \
+        goto out;                                                                                        \
     }
-    NEED(4);
+    NEED(4, "n8q");
     uint32_t n8q = cz__get_le32(s);
     at = 4;
-    NEED(n8q);
+    NEED(n8q, "q (n8q bytes)");
     if ((e = cz__iden3_check_prime(s + at, n8q, CZ__PRIME_Q, "zkey", msg, msglen))) goto out;
     at += n8q;
-    NEED(4);
+    NEED(4, "n8r");
     uint32_t n8r = cz__get_le32(s + at);
     at += 4;
-    NEED(n8r);
+    NEED(n8r, "r (n8r bytes)");
     if ((e = cz__iden3_check_prime(s + at, n8r, CZ__PRIME_R, "zkey", msg, msglen))) goto out;
     at += n8r;
-    NEED(12 + 3 * G1B + 3 * G2B);
+    NEED(12 + 3 * G1B + 3 * G2B, "the counts and the six header points");
 #undef NEED
     if (size - at != 12 + 3 * G1B + 3 * G2B) {
         e = fail(CZ_ERR_PARSE, msg, msglen, "zkey section 2 (Groth16 header) has %llu bytes, want %llu",
@@ -271,21 +279,29 @@ static cz_err parse(cz_zkey *zk, cz__binfile bf, int in_place, cz_pool *pool, ch
 
     uint64_t nv = pk->n_vars, np = pk->n_public, nd = dsize;
     const uint8_t *s3, *s4, *s5, *s6, *s7, *s8, *s9;
-    if ((e = section(&bf, 3, "IC", (np + 1) * G1B, &s3, msg, msglen))) goto out;
+    if ((e = section(&bf, 3, "IC", "nPublic + 1", np + 1, G1B, &s3, msg, msglen))) goto out;
     if ((e = cz__binfile_section(&bf, 4, &s4, &size, "zkey", msg, msglen))) goto out;
-    if (size < 4) { e = fail(CZ_ERR_LENGTH, msg, msglen, "zkey section 4 (coefficients) is truncated"); goto out; }
-    zk->n_coefs = cz__get_le32(s4);
-    if (size != 4 + zk->n_coefs * CSIZE) {
-        e = fail(size < 4 + zk->n_coefs * CSIZE ? CZ_ERR_LENGTH : CZ_ERR_PARSE, msg, msglen,
-                 "zkey section 4 (coefficients) has %llu bytes, %llu entries need %llu", (unsigned long long)size,
-                 (unsigned long long)zk->n_coefs, (unsigned long long)(4 + zk->n_coefs * CSIZE));
+    if (size < 4) {
+        e = fail(CZ_ERR_LENGTH, msg, msglen, "zkey section 4 (coefficients) has %llu bytes, too few for its count",
+                 (unsigned long long)size);
         goto out;
     }
-    if ((e = section(&bf, 5, "A", nv * G1B, &s5, msg, msglen)) ||
-        (e = section(&bf, 6, "B1", nv * G1B, &s6, msg, msglen)) ||
-        (e = section(&bf, 7, "B2", nv * G2B, &s7, msg, msglen)) ||
-        (e = section(&bf, 8, "C", (nv - np - 1) * G1B, &s8, msg, msglen)) ||
-        (e = section(&bf, 9, "H", nd * G1B, &s9, msg, msglen)))
+    zk->n_coefs = cz__get_le32(s4); /* < 2^32: n_coefs * CSIZE cannot overflow */
+    if (size - 4 != zk->n_coefs * CSIZE) {
+        e = fail(size - 4 < zk->n_coefs * CSIZE ? CZ_ERR_LENGTH : CZ_ERR_PARSE, msg, msglen,
+                 "zkey: section 4 says %llu coefficients but holds %llu (%u bytes each)%s",
+                 (unsigned long long)zk->n_coefs, (unsigned long long)((size - 4) / CSIZE), (unsigned)CSIZE,
+                 (size - 4) % CSIZE ? ", plus a partial entry" : "");
+        goto out;
+    }
+    /* every count of the header stands behind a section of points, the
+     * domain size too (H holds one point per row); nothing is allocated
+     * before all of them are checked */
+    if ((e = section(&bf, 5, "A", "nVars", nv, G1B, &s5, msg, msglen)) ||
+        (e = section(&bf, 6, "B1", "nVars", nv, G1B, &s6, msg, msglen)) ||
+        (e = section(&bf, 7, "B2", "nVars", nv, G2B, &s7, msg, msglen)) ||
+        (e = section(&bf, 8, "C", "nVars - nPublic - 1", nv - np - 1, G1B, &s8, msg, msglen)) ||
+        (e = section(&bf, 9, "H", "domainSize", nd, G1B, &s9, msg, msglen)))
         goto out;
 
     vk->n_ic = np + 1;

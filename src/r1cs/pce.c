@@ -1,4 +1,6 @@
-/* pce.c — write and map .pce files (layout in pce.h). */
+/* pce.c — write and map .pce files (layout in pce.h). The reader bounds
+ * each header count by the payload bytes its array needs, in file order,
+ * before computing any offset from it (fit()). */
 #include "r1cs/pce.h"
 
 #include <errno.h>
@@ -35,6 +37,24 @@ static int layout(mat_layout *l, uint64_t start, uint64_t n_rows, uint64_t nnz, 
     l->coefs = pad64(l->cidx + nnz * w);
     l->end = pad64(l->coefs + n_coefs * 32);
     return l->end < lim;
+}
+
+/* the array of count + extra elements of elt bytes that starts at the next
+ * 64-byte boundary after *at must end inside the payload; *at moves past it.
+ * *at <= payload_len on entry, so nothing here can overflow. */
+static cz_err fit(uint64_t *at, uint64_t count, uint64_t extra, uint64_t elt, uint64_t payload_len, const char *field,
+                  int k, const char *path, char *msg, size_t msglen)
+{
+    uint64_t pos = pad64(*at), left = pos <= payload_len ? payload_len - pos : 0, room = left / elt;
+    if (room < extra || count > room - extra)
+        return cz_fail(CZ_ERR_LENGTH, msg, msglen,
+                       "%s: header says %s = %llu for matrix %c but the payload has %llu bytes left at offset %llu, "
+                       "room for %llu (%llu bytes each%s)",
+                       path, field, (unsigned long long)count, "ABC"[k], (unsigned long long)left,
+                       (unsigned long long)pos, (unsigned long long)(room >= extra ? room - extra : 0),
+                       (unsigned long long)elt, extra ? ", one more than the count" : "");
+    *at = pos + (count + extra) * elt;
+    return CZ_OK;
 }
 
 static int write_all(int fd, const void *p, size_t n, cz_hash64_state *h)
@@ -197,7 +217,9 @@ cz_err cz_pce_open(cz_r1cs *out, const char *path, int verify_checksum, char *ms
     out->n_inputs = get64(h + 24);
     out->n_constraints = get64(h + 32);
     if (out->n_inputs < 1 || out->n_inputs > out->n_vars || out->n_vars > UINT32_MAX) {
-        e = cz_fail(CZ_ERR_PARSE, msg, msglen, "%s: inconsistent variable counts", path);
+        e = cz_fail(CZ_ERR_PARSE, msg, msglen,
+                    "%s: header says n_inputs = %llu and n_vars = %llu (want 1 <= n_inputs <= n_vars <= 2^32-1)", path,
+                    (unsigned long long)out->n_inputs, (unsigned long long)out->n_vars);
         goto out;
     }
     if (version == 2) {
@@ -208,13 +230,26 @@ cz_err cz_pce_open(cz_r1cs *out, const char *path, int verify_checksum, char *ms
             goto out;
         }
     }
-    uint64_t off = 0;
+    uint64_t off = 0, payload_len = size - CZ_PCE_HEADER;
     mat_layout lay[3];
     for (int k = 0; k < 3; k++) {
         uint64_t nnz = get64(h + 40 + 16 * k);
         uint32_t nc = get32(h + 48 + 16 * k), w = get32(h + 52 + 16 * k);
-        if ((w != 1 && w != 2 && w != 4) || !layout(&lay[k], off, out->n_constraints, nnz, nc, w)) {
-            e = cz_fail(CZ_ERR_PARSE, msg, msglen, "%s: bad counts for matrix %d", path, k);
+        if (w != 1 && w != 2 && w != 4) {
+            e = cz_fail(CZ_ERR_PARSE, msg, msglen, "%s: matrix %c: coefficient index width %u is not 1, 2 or 4", path,
+                        "ABC"[k], w);
+            goto out;
+        }
+        /* every count is bounded by the payload bytes that must hold its
+         * array before any offset is computed from it */
+        uint64_t at = off;
+        if ((e = fit(&at, out->n_constraints, 1, 8, payload_len, "n_constraints", k, path, msg, msglen)) ||
+            (e = fit(&at, nnz, 0, 4, payload_len, "nnz", k, path, msg, msglen)) ||
+            (e = fit(&at, nnz, 0, w, payload_len, "nnz", k, path, msg, msglen)) ||
+            (e = fit(&at, nc, 0, 32, payload_len, "n_coefs", k, path, msg, msglen)))
+            goto out;
+        if (!layout(&lay[k], off, out->n_constraints, nnz, nc, w)) { /* cannot happen once the counts fit */
+            e = cz_fail(CZ_ERR_PARSE, msg, msglen, "%s: bad counts for matrix %c", path, "ABC"[k]);
             goto out;
         }
         off = lay[k].end;

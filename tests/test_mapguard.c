@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "testutil.h"
 #include "circuits/synth.h"
+#include "formats/fio.h"
 #include "formats/pkcache.h"
 #include "formats/wtns.h"
 #include "formats/zkey.h"
@@ -128,6 +129,24 @@ static void test_util(void)
     CHECK(cz_mapguard_check(m, msg, sizeof msg) == CZ_OK);
     cz_mapguard_unmap(m, PAGES * pg);
     close(fd);
+
+    /* the readers' own mappings (formats/fio.h) are guarded too */
+    snprintf(path, sizeof path, "%s/f.bin", dir);
+    {
+        uint8_t *buf = calloc(PAGES, pg);
+        write_file(path, buf, PAGES * pg);
+        free(buf);
+        cz__mapped fm;
+        CHECK(cz__map_file(&fm, path, msg, sizeof msg) == CZ_OK);
+        CHECK(cz__mapped_check(&fm, msg, sizeof msg) == CZ_OK);
+        CHECK(truncate(path, pg) == 0);
+        volatile uint8_t v = fm.p[9 * pg];
+        CHECK(v == 0);
+        msg[0] = 0;
+        CHECK(cz__mapped_check(&fm, msg, sizeof msg) == CZ_ERR_IO);
+        CHECK_MSG(strstr(msg, "truncated"), "message: %s", msg);
+        cz__unmap_file(&fm);
+    }
 
     /* outside every guarded mapping a SIGBUS still kills */
     pid_t pid = fork();

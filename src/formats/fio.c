@@ -79,6 +79,11 @@ void cz__unmap_file(cz__mapped *m)
     memset(m, 0, sizeof *m);
 }
 
+cz_err cz__mapped_check(const cz__mapped *m, char *msg, size_t msglen)
+{
+    return m->map ? cz_mapguard_check(m->map, msg, msglen) : CZ_OK;
+}
+
 void cz__prefault(void *p, size_t n)
 {
 #ifdef MADV_POPULATE_WRITE

@@ -22,6 +22,10 @@ cz_err cz__map_file(cz__mapped *m, const char *path, char *msg, size_t msglen);
  * is read whole anyway */
 cz_err cz__map_file_populate(cz__mapped *m, const char *path, char *msg, size_t msglen);
 void cz__unmap_file(cz__mapped *m);
+/* CZ_OK, or CZ_ERR_IO (msg set) when the file shrank or faulted while it
+ * was mapped (util/mapguard.h): what was read from it is not to be trusted.
+ * Readers ask before they unmap and hand a result out. */
+cz_err cz__mapped_check(const cz__mapped *m, char *msg, size_t msglen);
 
 /* asks the kernel to fault in the whole pages inside [p, p + n) in one call
  * (memory about to be written); a hint, nothing happens where unsupported */

@@ -73,6 +73,7 @@ cz_err cz_params_peek(cz_params_info *out, const char *path, char *msg, size_t m
     cz_err e = cz__map_file(&m, path, msg, msglen);
     if (e) return e;
     e = cz_params_peek_mem(out, m.p, m.len, msg, msglen);
+    if (!e && (e = cz__mapped_check(&m, msg, msglen))) memset(out, 0, sizeof *out);
     cz__unmap_file(&m);
     return e;
 }
@@ -225,8 +226,9 @@ cz_err cz_params_read(cz_groth16_pk *pk, const char *path, int check_subgroup, c
     if (e) return e;
     char sub[256] = "";
     e = cz_params_read_mem(pk, m.p, m.len, check_subgroup, pool, sub, sizeof sub);
-    cz__unmap_file(&m);
     if (e) cz_fail(e, msg, msglen, "%s: %s", path, sub);
+    if (!e && (e = cz__mapped_check(&m, msg, msglen))) cz_groth16_pk_free(pk);
+    cz__unmap_file(&m);
     return e;
 }
 
@@ -260,8 +262,9 @@ cz_err cz_vk_read(cz_groth16_vk *vk, const char *path, cz_pool *pool, char *msg,
     if (e) return e;
     char sub[256] = "";
     e = cz_vk_read_mem(vk, m.p, m.len, pool, sub, sizeof sub);
-    cz__unmap_file(&m);
     if (e) cz_fail(e, msg, msglen, "%s: %s", path, sub);
+    if (!e && (e = cz__mapped_check(&m, msg, msglen))) cz_groth16_vk_free(vk);
+    cz__unmap_file(&m);
     return e;
 }
 

@@ -65,6 +65,7 @@ cz_err cz_pkcache_params_tag(uint64_t *tag, const char *params_path, char *msg, 
     e = cz_params_peek_mem(&in, m.p, m.len, sub, sizeof sub);
     if (e) cz_fail(e, msg, msglen, "%s: %s", params_path, sub);
     else *tag = cz_hash64(m.p, (size_t)in.vk_bytes, 0);
+    if (!e && (e = cz__mapped_check(&m, msg, msglen))) *tag = 0;
     cz__unmap_file(&m);
     return e;
 }
@@ -200,6 +201,7 @@ cz_err cz_pkcache_peek(cz_pkcache_info *out, const char *path, char *msg, size_t
     layout l;
     char sub[256] = "";
     if ((e = parse(out, &l, m.p, m.len, 0, sub, sizeof sub))) cz_fail(e, msg, msglen, "%s: %s", path, sub);
+    if (!e && (e = cz__mapped_check(&m, msg, msglen))) memset(out, 0, sizeof *out);
     cz__unmap_file(&m);
     return e;
 }
@@ -289,6 +291,10 @@ cz_err cz_pkcache_open(cz_groth16_pk *pk, cz_pkcache_info *info, const char *pat
     pk->b_g2 = (cz_g2_aff *)(base + l.off[7]);
     pk->map = m.map;
     pk->map_len = m.len;
+    if ((e = cz__mapped_check(&m, msg, msglen))) {
+        cz_groth16_pk_free(pk);
+        return e;
+    }
     if (info) *info = in;
     return CZ_OK;
 }

@@ -75,8 +75,9 @@ cz_err cz_proofs_read(cz_groth16_proof **out, size_t *n, const char *path, char 
     if (e) return e;
     char sub[256] = "";
     e = cz_proofs_decode(out, n, m.p, m.len, sub, sizeof sub);
-    cz__unmap_file(&m);
     if (e) cz_fail(e, msg, msglen, "%s: %s", path, sub);
+    if (!e && (e = cz__mapped_check(&m, msg, msglen))) { free(*out); *out = NULL; *n = 0; }
+    cz__unmap_file(&m);
     return e;
 }
 

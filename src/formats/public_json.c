@@ -136,6 +136,7 @@ cz_err cz_public_json_read(cz_fr **out, size_t *n, const char *path, char *msg, 
         e = cz_public_json_parse(out, n, (const char *)m.p, m.len, why, sizeof why);
         if (e) fail(e, msg, msglen, "%s: %s", path, why);
     }
+    if (!e && (e = cz__mapped_check(&m, msg, msglen))) { free(*out); *out = NULL; *n = 0; }
     cz__unmap_file(&m);
     return e;
 }

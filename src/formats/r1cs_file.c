@@ -132,6 +132,7 @@ cz_err cz_r1cs_file_read(cz_r1cs *out, cz_r1cs_file_info *info, const char *path
     char why[300];
     e = cz_r1cs_file_parse(out, info, m.p, m.len, why, sizeof why);
     if (e) fail(e, msg, msglen, "%s: %s", path, why);
+    if (!e && (e = cz__mapped_check(&m, msg, msglen))) cz_r1cs_free(out);
     cz__unmap_file(&m);
     return e;
 }

@@ -414,7 +414,8 @@ out:
 
 typedef cz_err (*parse_fn)(void *out, const char *text, size_t len, char *msg, size_t msglen);
 
-static cz_err read_file(void *out, parse_fn fn, const char *path, char *msg, size_t msglen)
+/* drop (may be NULL) releases a parsed result that is discarded */
+static cz_err read_file(void *out, parse_fn fn, void (*drop)(void *), const char *path, char *msg, size_t msglen)
 {
     cz__mapped m;
     cz_err e = cz__map_file(&m, path, msg, msglen);
@@ -422,19 +423,21 @@ static cz_err read_file(void *out, parse_fn fn, const char *path, char *msg, siz
     char why[400];
     e = fn(out, (const char *)m.p, m.len, why, sizeof why);
     if (e) fail(e, msg, msglen, "%s: %s", path, why);
+    if (!e && (e = cz__mapped_check(&m, msg, msglen)) && drop) drop(out);
     cz__unmap_file(&m);
     return e;
 }
 
+static void vk_drop(void *o) { cz_groth16_vk_free(o); }
 static cz_err proof_parse_v(void *o, const char *t, size_t l, char *m, size_t ml) { return cz_snarkjs_proof_parse(o, t, l, m, ml); }
 static cz_err vk_parse_v(void *o, const char *t, size_t l, char *m, size_t ml) { return cz_snarkjs_vk_parse(o, t, l, m, ml); }
 
 cz_err cz_snarkjs_proof_read(cz_groth16_proof *out, const char *path, char *msg, size_t msglen)
 {
-    return read_file(out, proof_parse_v, path, msg, msglen);
+    return read_file(out, proof_parse_v, NULL, path, msg, msglen);
 }
 
 cz_err cz_snarkjs_vk_read(cz_groth16_vk *out, const char *path, char *msg, size_t msglen)
 {
-    return read_file(out, vk_parse_v, path, msg, msglen);
+    return read_file(out, vk_parse_v, vk_drop, path, msg, msglen);
 }

@@ -133,7 +133,8 @@ cz_err cz_witness_read(cz_fr **w, uint64_t *n_vars, uint64_t *n_inputs, const ch
     if (e) return e;
     char why[200];
     e = cz_witness_parse(w, n_vars, n_inputs, m.p, m.len, why, sizeof why);
-    cz__unmap_file(&m);
     if (e) fail(e, msg, msglen, "%s: %s", path, why);
+    if (!e && (e = cz__mapped_check(&m, msg, msglen))) { free(*w); *w = NULL; }
+    cz__unmap_file(&m);
     return e;
 }

@@ -68,6 +68,7 @@ cz_err cz_wtns_read(cz_fr **w, uint64_t *n, const char *path, char *msg, size_t 
     char why[300];
     e = cz_wtns_parse(w, n, m.p, m.len, why, sizeof why);
     if (e) fail(e, msg, msglen, "%s: %s", path, why);
+    if (!e && (e = cz__mapped_check(&m, msg, msglen))) { free(*w); *w = NULL; *n = 0; }
     cz__unmap_file(&m);
     return e;
 }

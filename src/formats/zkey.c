@@ -370,6 +370,7 @@ cz_err cz_zkey_open(cz_zkey *zk, const char *path, cz_pool *pool, char *msg, siz
     if (!e) e = parse(zk, bf, 1, pool, why, sizeof why);
     zk->map = m.map;
     zk->map_len = m.len;
+    if (!e) e = cz__mapped_check(&m, why, sizeof why);
     if (e) {
         fail(e, msg, msglen, "%s: %s", path, why);
         cz_zkey_close(zk);

@@ -1019,7 +1019,7 @@ static int write_svg(const char *out, const wf *w, const report *r, const char *
     int rows = r->nworkers + r->nslots;
     int legend = w->njobs < 24 ? (int)w->njobs : 24;
     double axis_y = top + rows * row + 6;
-    double height = axis_y + 30 + (legend + (w->njobs > 24)) * 16 + 10;
+    double height = axis_y + 38 + (legend + (w->njobs > 24)) * 16 + 10;
     double span_ms = r->t1 > r->t0 ? r->t1 - r->t0 : 1;
     double scale = (width - left - right) / span_ms;
     char b1[32];
@@ -1073,6 +1073,9 @@ static int write_svg(const char *out, const wf *w, const report *r, const char *
             xml_str(f, w->jobs[c->job]);
             fprintf(f, " partition %d %s %s ms</title></rect>\n", c->part, kind ? "synthesis" : "gpu",
                     ms(b - a, b1));
+            if (wd >= 24 && c->part >= 0)
+                fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" font-size=\"9\">p%d</text>\n", x + 3,
+                        top + rowi * row + bar - 4, c->part);
         }
     }
     /* time axis */
@@ -1093,7 +1096,7 @@ static int write_svg(const char *out, const wf *w, const report *r, const char *
     }
     /* legend: the job of each colour */
     for (int j = 0; j < legend; j++) {
-        double y = axis_y + 30 + j * 16;
+        double y = axis_y + 38 + j * 16;
         fprintf(f, "<rect x=\"10\" y=\"%.1f\" width=\"12\" height=\"10\" "
                    "fill=\"hsl(%.0f,65%%,50%%)\"/>\n",
                 y - 9, fmod((double)j * 137.508, 360.0));
@@ -1103,7 +1106,7 @@ static int write_svg(const char *out, const wf *w, const report *r, const char *
     }
     if (w->njobs > 24)
         fprintf(f, "<text x=\"28\" y=\"%.1f\">... and %zu more jobs</text>\n",
-                axis_y + 30 + legend * 16, w->njobs - 24);
+                axis_y + 38 + legend * 16, w->njobs - 24);
     fputs("</svg>\n", f);
     return fclose(f) == 0 ? 0 : -1;
 }

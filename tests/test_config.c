@@ -331,6 +331,11 @@ static void test_warnings(void)
     CHECK(strcmp(c.log_level, "info") == 0);
     CHECK(strcmp(c.listen, "0.0.0.0:9820") == 0);
 
+    /* the reference's design notes show an optional [gpus.affinity] table */
+    CHECK(parse(&c, "[gpus]\ndevices = []\n[gpus.affinity]\n0 = \"porep-32g\"\n1 = \"any\"\n", &w, msg,
+                sizeof msg) == CZ_OK);
+    CHECK_MSG(w.n == 2 && strstr(w.all, "line 4: gpus.affinity.0: unknown key"), "%s", w.all);
+
     /* a root-level key, a dotted key naming a known key */
     CHECK(parse(&c, "verbose = true\nmemory.total_budget = \"64GiB\"\n", &w, msg, sizeof msg) ==
           CZ_OK);
@@ -349,13 +354,14 @@ static void test_warnings(void)
     CHECK(strcmp(c.log_level, "info") == 0 && w.n == 1);
 }
 
-/* the reference's cuzk.example.toml as published, comments trimmed */
+/* the keys and values of the reference's cuzk.example.toml, in its order,
+ * with comments of our own in the places it has them */
 static const char reference_example[] =
-    "# cuzk daemon configuration\n"
+    "# a file written for the reference engine\n"
     "[daemon]\n"
-    "# TCP:   \"0.0.0.0:9820\"\n"
+    "# TCP here\n"
     "listen = \"0.0.0.0:9820\"\n"
-    "# status_listen = \"0.0.0.0:9821\"\n"
+    "# status_listen left out\n"
     "\n"
     "[srs]\n"
     "param_cache = \"/data/zk/params\"\n"
@@ -385,7 +391,7 @@ static const char reference_example[] =
     "\n"
     "[logging]\n"
     "level = \"info\"\n"
-    "# format = \"json\"\n";
+    "# format left unset\n";
 
 static void test_reference_files(void)
 {
@@ -402,7 +408,7 @@ static void test_reference_files(void)
     const char *minimal = "[daemon]\nlisten = \"0.0.0.0:9820\"\n\n[srs]\n"
                           "param_cache = \"/var/tmp/filecoin-proof-parameters\"\n"
                           "preload = [\"porep-32g\"]\n\n[synthesis]\n"
-                          "partition_workers = 7   # Adjust based on RAM (see table below)\n";
+                          "partition_workers = 7   # an old key\n";
     CHECK(parse(&c, minimal, &w, msg, sizeof msg) == CZ_OK && w.n == 2);
     CHECK(strcmp(c.param_cache, "/var/tmp/filecoin-proof-parameters") == 0);
 

@@ -142,6 +142,8 @@ static const char *seeds[] = {
     "devices = [0, 1, 1]\n[logging]\nlevel = \"info,cuzk=debug\"\nformat = \"json\"\n",
     "[memory]\npinned_budget = \"50GiB\"\n[synthesis]\npartition_workers = 12\n"
     "[srs]\npreload = [\"porep-32g\"]\n[x]\ny = 1\n",
+    "s = \"\"\"\nml \\\n  x\"\"\"\"\nl = \'\'\'raw\'\'\'\n"
+    "[gpus]\naffinity = { 0 = \"porep-32g\", n = { a = [1, 2] } }\ne = {}\n",
 };
 
 static const char *dict[] = {
@@ -150,7 +152,7 @@ static const char *dict[] = {
     "true", "false", "inf", "nan", "1e", "1.5", "9223372036854775807", "99999999999999999999",
     "{", "}", "1979-05-27", "07:32:00", "\t", "\xff", "\xc3", "\xe2\x82\xac", "\xef\xbb\xbf",
     "GiB", "MiB", "ms", "auto", "[daemon]\n", "[memory]\n", "[gpus]\ndevices = [", "\x01",
-    "\x7f", "\x00",
+    "\x7f", "\x00", "{ a = 1 }", " = {", "}", "\\\n", "\"\"\"\n",
 };
 
 static size_t mutate(cz_rng *r, char *buf, size_t n, char **corpus, size_t *clen, size_t ncorpus)

@@ -530,6 +530,37 @@ static void test_toml(void)
         CHECK(strcmp(cz_toml_path_str(&e[14], name, sizeof name), "a1.b1.c1") == 0);
         cz_toml_free(t);
     }
+    /* multi-line strings and inline tables */
+    t = NULL;
+    toml_ok("a = \"\"\"\nline one\n  line \\\"two\\\"\"\"\"\n"
+            "b = \"\"\"x \\\n\n     y\"\"\"\n"
+            "c = \'\'\'C:\\raw\\\'\'b\'\'\'\n"
+            "d = \"\"\"\"\"q\"\"\"\"\"\n"
+            "e = \"\"\"\r\ncr\r\nlf\"\"\"\n"
+            "p = { a = 1, b . c = \"x\", d = { e = true }, f = [1,\n 2] }\n"
+            "q = {}\n"
+            "z = 1\n",
+            &t);
+    if (t) {
+        const cz_toml_entry *e = t->entries;
+        CHECK_MSG(t->n == 10, "%zu entries", t->n);
+        CHECK_MSG(strcmp(e[0].value.str, "line one\n  line \"two\"") == 0, "[%s]", e[0].value.str);
+        CHECK_MSG(strcmp(e[1].value.str, "x y") == 0, "[%s]", e[1].value.str);
+        CHECK_MSG(strcmp(e[2].value.str, "C:\\raw\\\'\'b") == 0, "[%s]", e[2].value.str);
+        CHECK_MSG(strcmp(e[3].value.str, "\"\"q\"\"") == 0, "[%s]", e[3].value.str);
+        CHECK_MSG(strcmp(e[4].value.str, "cr\nlf") == 0, "[%s]", e[4].value.str);
+        CHECK(e[5].depth == 2 && strcmp(e[5].path[0], "p") == 0 && strcmp(e[5].path[1], "a") == 0);
+        CHECK(e[5].line == 12 && e[5].value.i == 1);
+        CHECK(e[9].line == 15 && strcmp(e[9].path[0], "z") == 0);
+        CHECK(e[6].depth == 3 && strcmp(e[6].path[2], "c") == 0 && strcmp(e[6].value.str, "x") == 0);
+        CHECK(e[7].depth == 3 && strcmp(e[7].path[1], "d") == 0 && e[7].value.b == 1);
+        CHECK(e[8].depth == 2 && strcmp(e[8].path[1], "f") == 0 && e[8].value.n == 2);
+        cz_toml_free(t);
+    }
+    t = NULL;
+    toml_ok("[z]\ny = 1\n", &t);
+    cz_toml_free(t);
+
     t = NULL;
     toml_ok("\xEF\xBB\xBF[a . \"b\"]\r\nx = 1 # c\r\n[c]\n[a]\ny = 2\n", &t);
     if (t) {
@@ -538,9 +569,18 @@ static void test_toml(void)
         cz_toml_free(t);
     }
 
-    BAD("x = \"\"\"multi\"\"\"\n", 1, "multi-line strings");
-    BAD("\nx = '''multi'''\n", 2, "multi-line strings");
-    BAD("x = { a = 1 }\n", 1, "inline tables");
+    BAD("\"\"\"k\"\"\" = 1\n", 1, "cannot be a key");
+    BAD("x = \"\"\"abc\ndef\n", 3, "unterminated string");
+    BAD("x = \"\"\"a\"\"\"\"\"\"\n", 1, "more than five quotes");
+    BAD("x = \"\"\"a\rb\"\"\"\n", 1, "control character");
+    BAD("x = \"\"\"a \\ b\"\"\"\n", 1, "unknown escape");
+    BAD("x = [{ a = 1 }]\n", 1, "inline tables inside arrays");
+    BAD("x = { a = 1, }\n", 1, "trailing comma");
+    BAD("x = { a = 1\n}\n", 1, "must close on the line");
+    BAD("x = { a = 1 b = 2 }\n", 1, "expected ',' or '}'");
+    BAD("x = { a = 1, a = 2 }\n", 1, "duplicate key 'x.a'");
+    BAD("x = { a = 1 }\n[x]\n", 2, "defined twice");
+    BAD("[y.x]\n[y]\nx = {}\n", 3, "already a table");
     BAD("[[servers]]\n", 1, "arrays of tables");
     BAD("\n\nx = 1979-05-27\n", 3, "dates and times");
     BAD("x = 07:32:00\n", 1, "dates and times");

@@ -204,26 +204,63 @@ static int put_utf8(buf *b, unsigned cp)
     return buf_put(b, o, n);
 }
 
-/* p at the opening quote; on success *out is malloc'd, NUL-terminated */
-static cz_err parse_string(parser *p, char **out, size_t *out_len)
+/* p at the opening quote(s); on success *out is malloc'd, NUL-terminated.
+ * allow_ml admits the multi-line forms (three quotes): a line end right after
+ * the opening quotes is dropped, line ends inside are kept as LF, one or two
+ * quotes may stand anywhere (also just before the closing three), and in the
+ * basic form a backslash ending a line swallows the blanks and line ends
+ * that follow. */
+static cz_err parse_string(parser *p, char **out, size_t *out_len, int allow_ml)
 {
     int quote = peek(p);
-    if (peek_at(p, 1) == quote && peek_at(p, 2) == quote)
-        return fail(p, CZ_ERR_PARSE, "multi-line strings (%c%c%c) are not supported", quote, quote,
-                    quote);
-    p->pos++;
+    int ml = peek_at(p, 1) == quote && peek_at(p, 2) == quote;
+    if (ml && !allow_ml)
+        return fail(p, CZ_ERR_PARSE, "a multi-line string cannot be a key");
+    p->pos += ml ? 3 : 1;
     buf b = {0};
     if (buf_put(&b, "", 0))
         return nomem(p);
+    if (ml)
+        eat_newline(p);
     for (;;) {
         int c = peek(p);
-        if (c < 0 || c == '\n' || (c == '\r' && peek_at(p, 1) == '\n')) {
+        if (c < 0) {
             fail(p, CZ_ERR_PARSE, "unterminated string");
             goto fail;
         }
+        if (c == '\n' || (c == '\r' && peek_at(p, 1) == '\n')) {
+            if (!ml) {
+                fail(p, CZ_ERR_PARSE, "unterminated string");
+                goto fail;
+            }
+            eat_newline(p);
+            if (buf_put(&b, "\n", 1)) {
+                nomem(p);
+                goto fail;
+            }
+            continue;
+        }
         if (c == quote) {
-            p->pos++;
-            break;
+            if (!ml) {
+                p->pos++;
+                break;
+            }
+            size_t run = 0;
+            while (peek_at(p, run) == quote)
+                run++;
+            if (run > 5) {
+                fail(p, CZ_ERR_PARSE, "more than five quotes in a row in a multi-line string");
+                goto fail;
+            }
+            size_t keep = run >= 3 ? run - 3 : run;
+            if (buf_put(&b, p->s + p->pos, keep)) {
+                nomem(p);
+                goto fail;
+            }
+            p->pos += run;
+            if (run >= 3)
+                break;
+            continue;
         }
         if ((c < 0x20 && c != '\t') || c == 0x7F) {
             fail(p, CZ_ERR_PARSE, "control character in a string (write it as an escape)");
@@ -232,6 +269,20 @@ static cz_err parse_string(parser *p, char **out, size_t *out_len)
         if (c == '\\' && quote == '"') {
             int e = peek_at(p, 1);
             const char *rep = NULL;
+            if (ml && (e == ' ' || e == '\t' || e == '\n' || e == '\r')) {
+                size_t k = 1;
+                while (peek_at(p, k) == ' ' || peek_at(p, k) == '\t')
+                    k++;
+                if (peek_at(p, k) == '\n' || (peek_at(p, k) == '\r' && peek_at(p, k + 1) == '\n')) {
+                    p->pos += k;
+                    for (;;) {
+                        skip_ws(p);
+                        if (!eat_newline(p))
+                            break;
+                    }
+                    continue;
+                }
+            }
             switch (e) {
             case 'b': rep = "\b"; break;
             case 't': rep = "\t"; break;
@@ -332,7 +383,7 @@ static cz_err parse_key(parser *p, keypath *k)
         char *s = NULL;
         size_t n = 0;
         if (c == '"' || c == '\'') {
-            if (parse_string(p, &s, &n))
+            if (parse_string(p, &s, &n, 0))
                 return p->err;
         } else if (c >= 0 && is_bare(c)) {
             size_t st = p->pos;
@@ -521,7 +572,7 @@ static cz_err parse_value(parser *p, cz_toml_value *v, int depth)
     if (c == '"' || c == '\'') {
         char *s;
         size_t n;
-        if (parse_string(p, &s, &n))
+        if (parse_string(p, &s, &n, 1))
             return p->err;
         v->type = CZ_TOML_STRING;
         v->str = s;
@@ -529,7 +580,7 @@ static cz_err parse_value(parser *p, cz_toml_value *v, int depth)
         return CZ_OK;
     }
     if (c == '{')
-        return fail(p, CZ_ERR_PARSE, "inline tables ({...}) are not supported");
+        return fail(p, CZ_ERR_PARSE, "inline tables inside arrays are not supported");
     if (c == '[') {
         if (depth >= MAX_ARRAY_DEPTH)
             return fail(p, CZ_ERR_PARSE, "arrays nested deeper than %d", MAX_ARRAY_DEPTH);
@@ -646,13 +697,149 @@ static cz_err check_entry(parser *p, char **path, size_t depth)
     return CZ_OK;
 }
 
+static cz_err keypath_copy(parser *p, keypath *dst, const keypath *src)
+{
+    for (size_t i = 0; i < src->depth; i++) {
+        char *c = strdup(src->path[i]);
+        if (!c)
+            return nomem(p);
+        if (keypath_push(p, dst, c))
+            return p->err;
+    }
+    return CZ_OK;
+}
+
+/* records k as a defined table, taking it, after the conflict checks; on
+ * failure k stays the caller's */
+static cz_err define_table(parser *p, keypath *k, int header)
+{
+    char a[128];
+    for (size_t i = 0; i < p->ntables; i++) {
+        if (p->tables[i].depth == k->depth && is_prefix(k->path, k->depth, p->tables[i].path, k->depth)) {
+            join(a, sizeof a, k->path, k->depth);
+            return fail(p, CZ_ERR_PARSE, header ? "table [%s] is defined twice"
+                                                : "inline table '%s' defines a table again", a);
+        }
+    }
+    for (size_t i = 0; i < p->t->n; i++) {
+        const cz_toml_entry *e = &p->t->entries[i];
+        if (is_prefix(e->path, e->depth, k->path, k->depth)) {
+            join(a, sizeof a, e->path, e->depth);
+            return fail(p, CZ_ERR_PARSE, "table conflicts with key '%s' (line %d)", a, e->line);
+        }
+    }
+    if (p->ntables == p->cap_tables) {
+        size_t nc = p->cap_tables ? p->cap_tables * 2 : 8;
+        keypath *nt = realloc(p->tables, nc * sizeof *nt);
+        if (!nt)
+            return nomem(p);
+        p->tables = nt;
+        p->cap_tables = nc;
+    }
+    p->tables[p->ntables++] = *k;
+    k->path = NULL;
+    k->depth = 0;
+    return CZ_OK;
+}
+
+/* appends an entry, taking k and v */
+static cz_err push_entry(parser *p, keypath *k, int line, cz_toml_value *v)
+{
+    if (p->t->n == p->cap_entries) {
+        size_t nc = p->cap_entries ? p->cap_entries * 2 : 16;
+        cz_toml_entry *ne = realloc(p->t->entries, nc * sizeof *ne);
+        if (!ne)
+            return nomem(p);
+        p->t->entries = ne;
+        p->cap_entries = nc;
+    }
+    cz_toml_entry *e = &p->t->entries[p->t->n++];
+    e->path = k->path;
+    e->depth = k->depth;
+    e->line = line;
+    e->value = *v;
+    k->path = NULL;
+    k->depth = 0;
+    memset(v, 0, sizeof *v);
+    return CZ_OK;
+}
+
+static cz_err parse_inline(parser *p, const keypath *prefix, int depth);
+
+/* one `key = value` inside an inline table whose path is prefix */
+static cz_err inline_member(parser *p, const keypath *prefix, int depth)
+{
+    int line = p->line;
+    keypath k = {0};
+    cz_toml_value v;
+    memset(&v, 0, sizeof v);
+    if (keypath_copy(p, &k, prefix) || parse_key(p, &k))
+        goto done;
+    skip_ws(p);
+    if (peek(p) != '=') {
+        fail(p, CZ_ERR_PARSE, "expected '=' after the key");
+        goto done;
+    }
+    p->pos++;
+    skip_ws(p);
+    if (check_entry(p, k.path, k.depth))
+        goto done;
+    if (peek(p) == '{') {
+        if (parse_inline(p, &k, depth + 1))
+            goto done;
+    } else if (parse_value(p, &v, 0) || push_entry(p, &k, line, &v)) {
+        goto done;
+    }
+done: /* reached on success too: what was taken is empty by now */
+    value_free(&v);
+    keypath_free(&k);
+    return p->err;
+}
+
+/* p at '{': `{ k = v, ... }` on one line, flattened into entries under prefix */
+static cz_err parse_inline(parser *p, const keypath *prefix, int depth)
+{
+    if (depth >= MAX_ARRAY_DEPTH)
+        return fail(p, CZ_ERR_PARSE, "values nested deeper than %d", MAX_ARRAY_DEPTH);
+    p->pos++;
+    keypath t = {0};
+    if (keypath_copy(p, &t, prefix) || define_table(p, &t, 0)) {
+        keypath_free(&t);
+        return p->err;
+    }
+    skip_ws(p);
+    if (peek(p) == '}') {
+        p->pos++;
+        return CZ_OK;
+    }
+    for (;;) {
+        if (inline_member(p, prefix, depth))
+            return p->err;
+        skip_ws(p);
+        int c = peek(p);
+        if (c == '}') {
+            p->pos++;
+            return CZ_OK;
+        }
+        if (c == ',') {
+            p->pos++;
+            skip_ws(p);
+            if (peek(p) == '}')
+                return fail(p, CZ_ERR_PARSE, "trailing comma in an inline table");
+            continue;
+        }
+        if (c < 0 || c == '\n' || c == '\r' || c == '#')
+            return fail(p, CZ_ERR_PARSE, "an inline table must close on the line it opens");
+        return fail(p, CZ_ERR_PARSE, "expected ',' or '}' in an inline table");
+    }
+}
+
 static cz_err parse_header(parser *p)
 {
     if (peek_at(p, 1) == '[')
         return fail(p, CZ_ERR_PARSE, "arrays of tables ([[...]]) are not supported");
     p->pos++;
     keypath k = {0};
-    char a[128];
     if (parse_key(p, &k))
         goto fail;
     skip_ws(p);
@@ -661,36 +848,10 @@ static cz_err parse_header(parser *p)
         goto fail;
     }
     p->pos++;
-    for (size_t i = 0; i < p->ntables; i++) {
-        if (p->tables[i].depth == k.depth && is_prefix(k.path, k.depth, p->tables[i].path, k.depth)) {
-            join(a, sizeof a, k.path, k.depth);
-            fail(p, CZ_ERR_PARSE, "table [%s] is defined twice", a);
-            goto fail;
-        }
-    }
-    for (size_t i = 0; i < p->t->n; i++) {
-        const cz_toml_entry *e = &p->t->entries[i];
-        if (is_prefix(e->path, e->depth, k.path, k.depth)) {
-            join(a, sizeof a, e->path, e->depth);
-            fail(p, CZ_ERR_PARSE, "table header conflicts with key '%s' (line %d)", a, e->line);
-            goto fail;
-        }
-    }
-    if (end_of_line(p, "a table header"))
+    if (define_table(p, &k, 1))
         goto fail;
-    if (p->ntables == p->cap_tables) {
-        size_t nc = p->cap_tables ? p->cap_tables * 2 : 8;
-        keypath *nt = realloc(p->tables, nc * sizeof *nt);
-        if (!nt) {
-            nomem(p);
-            goto fail;
-        }
-        p->tables = nt;
-        p->cap_tables = nc;
-    }
-    p->tables[p->ntables++] = k;
-    p->cur = k; /* shared with the tables list, freed there */
-    return CZ_OK;
+    p->cur = p->tables[p->ntables - 1]; /* shared with the tables list, freed there */
+    return end_of_line(p, "a table header");
 fail:
     keypath_free(&k);
     return p->err;
@@ -702,16 +863,7 @@ static cz_err parse_keyval(parser *p)
     keypath k = {0};
     cz_toml_value v;
     memset(&v, 0, sizeof v);
-    for (size_t i = 0; i < p->cur.depth; i++) {
-        char *s = strdup(p->cur.path[i]);
-        if (!s) {
-            nomem(p);
-            goto fail;
-        }
-        if (keypath_push(p, &k, s))
-            goto fail;
-    }
-    if (parse_key(p, &k))
+    if (keypath_copy(p, &k, &p->cur) || parse_key(p, &k))
         goto fail;
     skip_ws(p);
     if (peek(p) != '=') {
@@ -722,25 +874,14 @@ static cz_err parse_keyval(parser *p)
     skip_ws(p);
     if (check_entry(p, k.path, k.depth))
         goto fail;
-    if (parse_value(p, &v, 0))
-        goto fail;
-    if (end_of_line(p, "the value"))
-        goto fail;
-    if (p->t->n == p->cap_entries) {
-        size_t nc = p->cap_entries ? p->cap_entries * 2 : 16;
-        cz_toml_entry *ne = realloc(p->t->entries, nc * sizeof *ne);
-        if (!ne) {
-            nomem(p);
+    if (peek(p) == '{') {
+        if (parse_inline(p, &k, 0))
             goto fail;
-        }
-        p->t->entries = ne;
-        p->cap_entries = nc;
+        keypath_free(&k);
+        return end_of_line(p, "the inline table");
     }
-    cz_toml_entry *e = &p->t->entries[p->t->n++];
-    e->path = k.path;
-    e->depth = k.depth;
-    e->line = line;
-    e->value = v;
+    if (parse_value(p, &v, 0) || end_of_line(p, "the value") || push_entry(p, &k, line, &v))
+        goto fail;
     return CZ_OK;
 fail:
     value_free(&v);

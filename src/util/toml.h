@@ -6,15 +6,17 @@
  *
  * Accepted: comments, blank lines, LF or CRLF, a leading UTF-8 BOM; [table]
  * headers with bare, "basic" or 'literal' keys, dotted; dotted keys on the
- * left of `=`; basic strings with every TOML escape, literal strings;
- * integers (decimal with `_` between digits, 0x/0o/0b); floats (fraction,
- * exponent, inf, nan); booleans; arrays (any of these values, nested,
- * spread over lines with comments and a trailing comma).
+ * left of `=`; basic strings with every TOML escape, literal strings, and the
+ * multi-line forms of both; integers (decimal with `_` between digits,
+ * 0x/0o/0b); floats (fraction, exponent, inf, nan); booleans; arrays (any of
+ * these values, nested, spread over lines with comments and a trailing
+ * comma); inline tables `{ k = v, ... }`, which become one entry per value
+ * with the table's key in front.
  *
- * Refused, each with a message naming the line: multi-line strings, inline
- * tables, arrays of tables ([[x]]), dates and times, duplicate keys, a table
+ * Refused, each with a message naming the line: arrays of tables ([[x]]),
+ * inline tables inside arrays, dates and times, duplicate keys, a table
  * defined twice, a key that is both a value and a table, strings holding
- * U+0000, text that is not UTF-8, arrays nested deeper than 32. Nothing is
+ * U+0000, text that is not UTF-8, values nested deeper than 32. Nothing is
  * built when parsing fails. */
 #ifndef CZ_UTIL_TOML_H
 #define CZ_UTIL_TOML_H

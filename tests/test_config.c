@@ -558,6 +558,29 @@ static void test_toml(void)
         cz_toml_free(t);
     }
     t = NULL;
+    toml_ok("a = 1979-05-27T07:32:00Z\nb = 1979-05-27 07:32:00.999-07:00\nc = 2000-02-29\n"
+            "d = 00:32:00.5\ne = 1979-05-27 # a date\nf = [07:32:00, 1979-05-27t07:32:00z]\n",
+            &t);
+    if (t) {
+        const cz_toml_entry *e = t->entries;
+        CHECK(t->n == 6);
+        CHECK(e[0].value.type == CZ_TOML_DATETIME && strcmp(e[0].value.str, "1979-05-27T07:32:00Z") == 0);
+        CHECK(strcmp(e[1].value.str, "1979-05-27 07:32:00.999-07:00") == 0);
+        CHECK(strcmp(e[2].value.str, "2000-02-29") == 0 && strcmp(e[3].value.str, "00:32:00.5") == 0);
+        CHECK(strcmp(e[4].value.str, "1979-05-27") == 0);
+        CHECK(e[5].value.n == 2 && e[5].value.items[1].type == CZ_TOML_DATETIME);
+        cz_toml_free(t);
+    }
+    {
+        cz_config c;
+        char msg[256];
+        CHECK(parse(&c, "[daemon]\nlisten = 1979-05-27\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+        CHECK_MSG(strstr(msg, "got a date-time") != NULL, "%s", msg);
+        warnings w;
+        CHECK(parse(&c, "[extra]\nwhen = 1979-05-27T07:32:00Z\n", &w, msg, sizeof msg) == CZ_OK && w.n == 1);
+    }
+
+    t = NULL;
     toml_ok("[z]\ny = 1\n", &t);
     cz_toml_free(t);
 
@@ -582,8 +605,13 @@ static void test_toml(void)
     BAD("x = { a = 1 }\n[x]\n", 2, "defined twice");
     BAD("[y.x]\n[y]\nx = {}\n", 3, "already a table");
     BAD("[[servers]]\n", 1, "arrays of tables");
-    BAD("\n\nx = 1979-05-27\n", 3, "dates and times");
-    BAD("x = 07:32:00\n", 1, "dates and times");
+    BAD("\n\nx = 1979-13-27\n", 3, "invalid date or time");
+    BAD("x = 1979-02-29\n", 1, "invalid date or time");
+    BAD("x = 24:00:00\n", 1, "invalid date or time");
+    BAD("x = 1979-05-27T07:32\n", 1, "invalid date or time");
+    BAD("x = 1979-05-27T07:32:00+7\n", 1, "invalid date or time");
+    BAD("x = 1979-05-27T07:32:00.\n", 1, "invalid date or time");
+    BAD("x = 1979-05-27 07:32:00 x\n", 1, "after the value");
     BAD("x = 1\nx = 2\n", 2, "duplicate key 'x' (first set on line 1)");
     BAD("[a]\nb = 1\n[a]\n", 3, "defined twice");
     BAD("a = 1\n[a]\n", 2, "conflicts");

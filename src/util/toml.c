@@ -443,6 +443,75 @@ static int scan_digits(const char *t, size_t n, size_t *i, int base)
     return count;
 }
 
+/* ---- dates and times, kept as their text ---- */
+
+static int digits_at(const char *t, size_t n, size_t i, size_t count, int *val)
+{
+    if (i + count > n)
+        return 0;
+    int v = 0;
+    for (size_t k = 0; k < count; k++) {
+        if (t[i + k] < '0' || t[i + k] > '9')
+            return 0;
+        v = v * 10 + (t[i + k] - '0');
+    }
+    *val = v;
+    return 1;
+}
+
+/* HH:MM:SS(.frac)?, returns the length read or 0 */
+static size_t scan_time(const char *t, size_t n, size_t i)
+{
+    int h, m, sec;
+    if (!digits_at(t, n, i, 2, &h) || i + 2 >= n || t[i + 2] != ':' ||
+        !digits_at(t, n, i + 3, 2, &m) || i + 5 >= n || t[i + 5] != ':' ||
+        !digits_at(t, n, i + 6, 2, &sec))
+        return 0;
+    if (h > 23 || m > 59 || sec > 60)
+        return 0;
+    size_t k = i + 8;
+    if (k < n && t[k] == '.') {
+        size_t f = ++k;
+        while (k < n && t[k] >= '0' && t[k] <= '9')
+            k++;
+        if (k == f)
+            return 0;
+    }
+    return k - i;
+}
+
+/* a TOML offset date-time, local date-time, local date or local time */
+static int is_datetime(const char *t, size_t n)
+{
+    int y, mo, d;
+    size_t i = 0;
+    if (n >= 10 && digits_at(t, n, 0, 4, &y) && t[4] == '-' && digits_at(t, n, 5, 2, &mo) &&
+        t[7] == '-' && digits_at(t, n, 8, 2, &d)) {
+        static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+        if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1])
+            return 0;
+        if (mo == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+            return 0;
+        if (n == 10)
+            return 1;
+        if (t[10] != 'T' && t[10] != 't' && t[10] != ' ')
+            return 0;
+        i = 11;
+        size_t tl = scan_time(t, n, i);
+        if (!tl)
+            return 0;
+        i += tl;
+        if (i == n)
+            return 1;
+        if ((t[i] == 'Z' || t[i] == 'z') && i + 1 == n)
+            return 1;
+        int oh, om;
+        return (t[i] == '+' || t[i] == '-') && i + 6 == n && digits_at(t, n, i + 1, 2, &oh) &&
+               t[i + 3] == ':' && digits_at(t, n, i + 4, 2, &om) && oh <= 23 && om <= 59;
+    }
+    return scan_time(t, n, 0) == n && n > 0;
+}
+
 static cz_err parse_number(parser *p, cz_toml_value *v, const char *t, size_t n)
 {
     char shown[48];
@@ -451,8 +520,18 @@ static cz_err parse_number(parser *p, cz_toml_value *v, const char *t, size_t n)
     /* dates and times: a colon, or NNNN-NN */
     if (memchr(t, ':', n) ||
         (n >= 5 && t[0] >= '0' && t[0] <= '9' && t[1] >= '0' && t[1] <= '9' && t[2] >= '0' &&
-         t[2] <= '9' && t[3] >= '0' && t[3] <= '9' && t[4] == '-'))
-        return fail(p, CZ_ERR_PARSE, "dates and times are not supported (value '%s')", shown);
+         t[2] <= '9' && t[3] >= '0' && t[3] <= '9' && t[4] == '-')) {
+        if (!is_datetime(t, n))
+            return fail(p, CZ_ERR_PARSE, "invalid date or time '%s'", shown);
+        v->str = malloc(n + 1);
+        if (!v->str)
+            return nomem(p);
+        memcpy(v->str, t, n);
+        v->str[n] = 0;
+        v->len = n;
+        v->type = CZ_TOML_DATETIME;
+        return CZ_OK;
+    }
 
     size_t i = 0;
     int neg = 0, sign = 0;
@@ -541,7 +620,7 @@ bad:
 
 static void value_free(cz_toml_value *v)
 {
-    if (v->type == CZ_TOML_STRING)
+    if (v->type == CZ_TOML_STRING || v->type == CZ_TOML_DATETIME)
         free(v->str);
     if (v->type == CZ_TOML_ARRAY) {
         for (size_t i = 0; i < v->n; i++)
@@ -630,6 +709,13 @@ static cz_err parse_value(parser *p, cz_toml_value *v, int depth)
     size_t st = p->pos;
     while (peek(p) >= 0 && is_token(peek(p)))
         p->pos++;
+    /* a date, a space, then a time: one value */
+    if (p->pos - st == 10 && p->s[st + 4] == '-' && peek(p) == ' ' && peek_at(p, 1) >= '0' &&
+        peek_at(p, 1) <= '9' && peek_at(p, 2) >= '0' && peek_at(p, 2) <= '9' && peek_at(p, 3) == ':') {
+        p->pos++;
+        while (peek(p) >= 0 && is_token(peek(p)))
+            p->pos++;
+    }
     const char *t = p->s + st;
     size_t n = p->pos - st;
     if (n == 4 && memcmp(t, "true", 4) == 0) {
@@ -968,6 +1054,7 @@ const char *cz_toml_type_name(cz_toml_type t)
     case CZ_TOML_FLOAT: return "float";
     case CZ_TOML_BOOL: return "boolean";
     case CZ_TOML_ARRAY: return "array";
+    case CZ_TOML_DATETIME: return "date-time";
     }
     return "?";
 }

@@ -148,6 +148,7 @@ static const char *seeds[] = {
     "[gpus]\naffinity = { 0 = \"porep-32g\", n = { a = [1, 2] } }\ne = {}\n",
     "d1 = 1979-05-27T07:32:00Z\nd2 = 1979-05-27 07:32:00.5-07:00\nd3 = 2000-02-29\n"
     "d4 = 07:32:00\nd5 = [1979-05-27, 00:00:00.25]\n",
+    "[[srv]]\nname = \"a\"\n[srv.sub]\nx = 1\n[[srv]]\n[[srv.port]]\nn = 2\n",
 };
 
 static const char *dict[] = {

@@ -581,6 +581,28 @@ static void test_toml(void)
     }
 
     t = NULL;
+    toml_ok("[[srv]]\nname = \"a\"\n[srv.sub]\nx = 1\n[[srv]]\nname = \"b\"\n[[srv.port]]\nn = 2\n", &t);
+    if (t) {
+        char name[64];
+        CHECK(t->n == 4);
+        if (t->n == 4) {
+            CHECK(strcmp(cz_toml_path_str(&t->entries[0], name, sizeof name), "srv.[0].name") == 0);
+            CHECK(strcmp(cz_toml_path_str(&t->entries[1], name, sizeof name), "srv.[0].sub.x") == 0);
+            CHECK(strcmp(cz_toml_path_str(&t->entries[2], name, sizeof name), "srv.[1].name") == 0);
+            CHECK(strcmp(cz_toml_path_str(&t->entries[3], name, sizeof name), "srv.[1].port.[0].n") == 0);
+        }
+        cz_toml_free(t);
+    }
+    {
+        cz_config c;
+        char msg[256];
+        warnings w;
+        CHECK(parse(&c, "[[gpus]]\ndevices = [0]\n", &w, msg, sizeof msg) == CZ_OK && w.n == 1 &&
+              c.n_devices == 0);
+        CHECK_MSG(strstr(w.all, "line 2: gpus.[0].devices: unknown key") != NULL, "%s", w.all);
+    }
+
+    t = NULL;
     toml_ok("[z]\ny = 1\n", &t);
     cz_toml_free(t);
 
@@ -604,7 +626,11 @@ static void test_toml(void)
     BAD("x = { a = 1, a = 2 }\n", 1, "duplicate key 'x.a'");
     BAD("x = { a = 1 }\n[x]\n", 2, "defined twice");
     BAD("[y.x]\n[y]\nx = {}\n", 3, "already a table");
-    BAD("[[servers]]\n", 1, "arrays of tables");
+    BAD("[a]\n[[a]]\n", 2, "already a table");
+    BAD("[[a]]\n[a]\n", 2, "already an array of tables");
+    BAD("a = 1\n[[a]]\n", 2, "conflicts");
+    BAD("[[a]\n", 1, "expected ']]'");
+    BAD("[[a]]\nx = 1\nx = 2\n", 3, "duplicate key");
     BAD("\n\nx = 1979-13-27\n", 3, "invalid date or time");
     BAD("x = 1979-02-29\n", 1, "invalid date or time");
     BAD("x = 24:00:00\n", 1, "invalid date or time");

@@ -35,6 +35,9 @@ typedef struct {
     keypath cur;             /* current [table] */
     keypath *tables;         /* headers seen so far */
     size_t ntables, cap_tables;
+    keypath *arrays;         /* paths of arrays of tables ([[x]]) */
+    size_t *counts;          /* elements of each so far */
+    size_t narrays, cap_arrays;
 } parser;
 
 static cz_err fail(parser *p, cz_err e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -920,25 +923,105 @@ static cz_err parse_inline(parser *p, const keypath *prefix, int depth)
     }
 }
 
+/* the array of tables whose path is k, or -1 */
+static long find_array(const parser *p, const keypath *k)
+{
+    for (size_t i = 0; i < p->narrays; i++)
+        if (p->arrays[i].depth == k->depth && is_prefix(k->path, k->depth, p->arrays[i].path, k->depth))
+            return (long)i;
+    return -1;
+}
+
+/* appends "[i]", the name an element of an array of tables gets in paths */
+static cz_err push_index(parser *p, keypath *k, size_t i)
+{
+    char b[32];
+    snprintf(b, sizeof b, "[%zu]", i);
+    char *c = strdup(b);
+    if (!c)
+        return nomem(p);
+    return keypath_push(p, k, c);
+}
+
+/* header keys to a path: after each component but the last that names an
+ * array of tables, the index of its latest element goes in */
+static cz_err resolve(parser *p, keypath *in, keypath *out)
+{
+    for (size_t i = 0; i < in->depth; i++) {
+        char *c = in->path[i];
+        in->path[i] = NULL;
+        if (keypath_push(p, out, c))
+            return p->err;
+        long a = i + 1 < in->depth ? find_array(p, out) : -1;
+        if (a >= 0 && push_index(p, out, p->counts[a] - 1))
+            return p->err;
+    }
+    return CZ_OK;
+}
+
 static cz_err parse_header(parser *p)
 {
-    if (peek_at(p, 1) == '[')
-        return fail(p, CZ_ERR_PARSE, "arrays of tables ([[...]]) are not supported");
-    p->pos++;
-    keypath k = {0};
-    if (parse_key(p, &k))
+    int array = peek_at(p, 1) == '[';
+    p->pos += array ? 2 : 1;
+    keypath raw = {0}, k = {0};
+    char a[128];
+    if (parse_key(p, &raw))
         goto fail;
     skip_ws(p);
-    if (peek(p) != ']') {
-        fail(p, CZ_ERR_PARSE, "expected ']' to close the table header");
+    if (peek(p) != ']' || (array && peek_at(p, 1) != ']')) {
+        fail(p, CZ_ERR_PARSE, array ? "expected ']]' to close the header" : "expected ']' to close the table header");
         goto fail;
     }
-    p->pos++;
+    p->pos += array ? 2 : 1;
+    if (resolve(p, &raw, &k))
+        goto fail;
+    long ai = find_array(p, &k);
+    if (!array && ai >= 0) {
+        join(a, sizeof a, k.path, k.depth);
+        fail(p, CZ_ERR_PARSE, "table [%s] is already an array of tables", a);
+        goto fail;
+    }
+    if (array) {
+        if (ai < 0) {
+            for (size_t i = 0; i < p->ntables; i++)
+                if (p->tables[i].depth == k.depth && is_prefix(k.path, k.depth, p->tables[i].path, k.depth)) {
+                    join(a, sizeof a, k.path, k.depth);
+                    fail(p, CZ_ERR_PARSE, "[[%s]] is already a table", a);
+                    goto fail;
+                }
+            if (p->narrays == p->cap_arrays) {
+                size_t nc = p->cap_arrays ? p->cap_arrays * 2 : 4;
+                keypath *na = realloc(p->arrays, nc * sizeof *na);
+                if (na)
+                    p->arrays = na;
+                size_t *nn = realloc(p->counts, nc * sizeof *nn);
+                if (nn)
+                    p->counts = nn;
+                if (!na || !nn) {
+                    nomem(p);
+                    goto fail;
+                }
+                p->cap_arrays = nc;
+            }
+            keypath copy = {0};
+            if (keypath_copy(p, &copy, &k)) {
+                keypath_free(&copy);
+                goto fail;
+            }
+            ai = (long)p->narrays;
+            p->arrays[p->narrays] = copy;
+            p->counts[p->narrays++] = 0;
+        }
+        if (push_index(p, &k, p->counts[ai]++))
+            goto fail;
+    }
     if (define_table(p, &k, 1))
         goto fail;
+    keypath_free(&raw);
     p->cur = p->tables[p->ntables - 1]; /* shared with the tables list, freed there */
     return end_of_line(p, "a table header");
 fail:
+    keypath_free(&raw);
     keypath_free(&k);
     return p->err;
 }
@@ -1038,6 +1121,10 @@ done:
     for (size_t i = 0; i < p.ntables; i++)
         keypath_free(&p.tables[i]);
     free(p.tables);
+    for (size_t i = 0; i < p.narrays; i++)
+        keypath_free(&p.arrays[i]);
+    free(p.arrays);
+    free(p.counts);
     if (p.err) {
         cz_toml_free(p.t);
         return p.err;

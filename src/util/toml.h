@@ -11,13 +11,14 @@
  * 0x/0o/0b); floats (fraction, exponent, inf, nan); booleans; arrays (any of
  * these values, nested, spread over lines with comments and a trailing
  * comma); inline tables `{ k = v, ... }`, which become one entry per value
- * with the table's key in front; dates and times (checked, kept as text).
+ * with the table's key in front; dates and times (checked, kept as text);
+ * arrays of tables ([[x]]), whose elements appear in paths as "[0]", "[1]"...
+ * (x.[1].key).
  *
- * Refused, each with a message naming the line: arrays of tables ([[x]]),
- * inline tables inside arrays, duplicate keys, a table
- * defined twice, a key that is both a value and a table, strings holding
- * U+0000, text that is not UTF-8, values nested deeper than 32. Nothing is
- * built when parsing fails. */
+ * Refused, each with a message naming the line: inline tables inside
+ * arrays, duplicate keys, a table defined twice, a key that is both a value
+ * and a table, strings holding U+0000, text that is not UTF-8, values nested
+ * deeper than 32. Nothing is built when parsing fails. */
 #ifndef CZ_UTIL_TOML_H
 #define CZ_UTIL_TOML_H
 

@@ -30,8 +30,8 @@
 #include "cuda/cz_cuda_ntt.h"
 #include "ff/ff.h"
 
-#define TILE_LOG 11
-#define NTHR 256
+#define TILE_LOG 11 /* largest tile: 2^11 elements, 64 KB of shared memory */
+#define BR_B 4      /* tiled bit reversal: 2^4 x 2^4 blocks */
 #define LO_BITS 14
 #define TW_LO_BITS 13
 
@@ -169,18 +169,66 @@ CZ_HD void tile_store(const pass_args &p, const fr_t *sh, uint32_t tile, uint32_
     }
 }
 
-template <bool DIF>
-__global__ void __launch_bounds__(NTHR) k_pass(pass_args p)
+template <bool DIF, int NT>
+__global__ void __launch_bounds__(NT) k_pass(pass_args p)
 {
     extern __shared__ uint4 smem_raw[];
     fr_t *sh = reinterpret_cast<fr_t *>(smem_raw);
-    tile_load<DIF>(p, sh, blockIdx.x, threadIdx.x, NTHR);
+    tile_load<DIF>(p, sh, blockIdx.x, threadIdx.x, NT);
     __syncthreads();
     for (int uu = 0; uu < p.L; uu++) {
-        tile_level<DIF>(p, sh, blockIdx.x, uu, threadIdx.x, NTHR);
+        tile_level<DIF>(p, sh, blockIdx.x, uu, threadIdx.x, NT);
         __syncthreads();
     }
-    tile_store<DIF>(p, sh, blockIdx.x, threadIdx.x, NTHR);
+    tile_store<DIF>(p, sh, blockIdx.x, threadIdx.x, NT);
+}
+
+/* Tiled in-place bit reversal for k >= 2 BR_B. Write i = hi | mid | lo with
+ * BR_B-bit hi and lo; then rev(i) = rev(lo) | rev(mid) | rev(hi), so the
+ * 2^BR_B x 2^BR_B block of one mid (rows hi, contiguous lo) maps onto the
+ * block of rev(mid), transposed and reversed along both axes. One thread
+ * block swaps the blocks of mid and rev(mid) (mid <= rev(mid)) through
+ * shared memory, so every global access is a 512-byte contiguous row. Rows
+ * in shared memory are padded by one element against bank conflicts. */
+#define BR_N (1u << BR_B)
+#define BR_ROW (BR_N + 1)
+CZ_HD void brt_load(fr_t *a, int k, uint32_t mid, fr_t *sh, uint32_t tid, uint32_t nthr, const zscale &pre)
+{
+    const int mb = k - 2 * BR_B;
+    const uint32_t mid2 = mb ? brev_k(mid, mb) : 0;
+    const uint32_t mids[2] = {mid, mid2};
+    for (uint32_t e = tid; e < 2 * BR_N * BR_N; e += nthr) {
+        uint32_t t = e / (BR_N * BR_N), r = (e / BR_N) % BR_N, c = e % BR_N;
+        if (t == 1 && mid2 == mid) break;
+        uint32_t gi = (r << (k - BR_B)) + (mids[t] << BR_B) + c;
+        fr_t x = ld_fr(a + gi);
+        if (pre.mode) x = apply_scale(pre, x, gi);
+        sh[t * BR_N * BR_ROW + r * BR_ROW + c] = x;
+    }
+}
+CZ_HD void brt_store(fr_t *a, int k, uint32_t mid, const fr_t *sh, uint32_t tid, uint32_t nthr)
+{
+    const int mb = k - 2 * BR_B;
+    const uint32_t mid2 = mb ? brev_k(mid, mb) : 0;
+    const uint32_t mids[2] = {mid, mid2};
+    for (uint32_t e = tid; e < 2 * BR_N * BR_N; e += nthr) {
+        uint32_t t = e / (BR_N * BR_N), r = (e / BR_N) % BR_N, c = e % BR_N;
+        if (t == 1 && mid2 == mid) break;
+        /* block t of the output (at mid of t) comes from the other block */
+        uint32_t src = mid2 == mid ? 0 : 1 - t;
+        uint32_t gi = (r << (k - BR_B)) + (mids[t] << BR_B) + c;
+        st_fr(a + gi, sh[src * BR_N * BR_ROW + brev_k(c, BR_B) * BR_ROW + brev_k(r, BR_B)]);
+    }
+}
+__global__ void __launch_bounds__(256) k_bitrev_tiled(fr_t *a, int k, zscale pre)
+{
+    __shared__ fr_t sh[2 * BR_N * BR_ROW];
+    const int mb = k - 2 * BR_B;
+    const uint32_t mid = blockIdx.x;
+    if (mb && brev_k(mid, mb) < mid) return; /* the partner block does this pair */
+    brt_load(a, k, mid, sh, threadIdx.x, 256, pre);
+    __syncthreads();
+    brt_store(a, k, mid, sh, threadIdx.x, 256);
 }
 
 /* element-wise steps; each kernel is a grid-stride loop over its CZ_HD body */
@@ -252,6 +300,9 @@ struct cz_cuda_ntt_domain {
     fr_t *tabs;        /* SC__COUNT pairs of scale tables, one allocation */
     zscale sc[SC__COUNT];
     fr_t n_inv, zinv;
+    int tile_log;      /* tiles of 2^tile_log elements (CZ_NTT_TILE_LOG) */
+    int nthr;          /* threads per tile (CZ_NTT_THREADS: 256 or 512) */
+    int bitrev_tiled;  /* CZ_NTT_BITREV=simple turns the tiled one off */
     int np;            /* passes */
     int ps[8], pl[8], pc[8];
 };
@@ -292,7 +343,7 @@ static void powers_pair(cz_fr *lo, size_t nlo, cz_fr *hi, size_t nhi, const cz_f
 
 static void plan(cz_cuda_ntt_domain *d)
 {
-    int k = d->log_n, L1 = k < TILE_LOG ? k : TILE_LOG, R = k - L1, s = L1;
+    int k = d->log_n, TL = d->tile_log, L1 = k < TL ? k : TL, R = k - L1, s = L1;
     d->np = 1;
     d->ps[0] = 0;
     d->pl[0] = L1;
@@ -306,7 +357,7 @@ static void plan(cz_cuda_ntt_domain *d)
             s += L;
         }
     }
-    for (int p = 0; p < d->np; p++) d->pc[p] = std::min(TILE_LOG - d->pl[p], d->ps[p]);
+    for (int p = 0; p < d->np; p++) d->pc[p] = std::min(TL - d->pl[p], d->ps[p]);
 }
 
 extern "C" size_t cz_cuda_ntt_domain_size(const cz_cuda_ntt_domain *d) { return d->n; }
@@ -345,6 +396,15 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
     d->log_n = log_n;
     d->n = (size_t)1 << log_n;
     d->gen = generator;
+    {   /* tuning knobs, read once; the defaults are the measured best */
+        const char *v = getenv("CZ_NTT_TILE_LOG");
+        d->tile_log = v ? atoi(v) : TILE_LOG;
+        if (d->tile_log < 8 || d->tile_log > TILE_LOG) d->tile_log = TILE_LOG;
+        v = getenv("CZ_NTT_THREADS");
+        d->nthr = v && atoi(v) == 512 ? 512 : 256;
+        v = getenv("CZ_NTT_BITREV");
+        d->bitrev_tiled = !(v && !strcmp(v, "simple"));
+    }
     plan(d);
     root_of_unity(&omega, generator, log_n);
     cz_fr_inv(&omega_inv, &omega);
@@ -421,10 +481,11 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
         h = NULL;
     }
     if (!host) {
-        CZ_CK(cudaFuncSetAttribute(k_pass<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)(sizeof(fr_t) << TILE_LOG)));
-        CZ_CK(cudaFuncSetAttribute(k_pass<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   (int)(sizeof(fr_t) << TILE_LOG)));
+        const int shm = (int)(sizeof(fr_t) << TILE_LOG);
+        CZ_CK(cudaFuncSetAttribute(k_pass<false, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
+        CZ_CK(cudaFuncSetAttribute(k_pass<true, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
+        CZ_CK(cudaFuncSetAttribute(k_pass<false, 512>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
+        CZ_CK(cudaFuncSetAttribute(k_pass<true, 512>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
     }
     *out = d;
     return CZ_OK;
@@ -488,8 +549,14 @@ static cz_err run_passes(const cz_cuda_ntt_domain *d, fr_t *a, bool dif, const f
             }
             continue;
         }
-        if (dif) k_pass<true><<<blocks, NTHR, te * sizeof(fr_t), st>>>(p);
-        else k_pass<false><<<blocks, NTHR, te * sizeof(fr_t), st>>>(p);
+        size_t shm = te * sizeof(fr_t);
+        if (d->nthr == 512) {
+            if (dif) k_pass<true, 512><<<blocks, 512, shm, st>>>(p);
+            else k_pass<false, 512><<<blocks, 512, shm, st>>>(p);
+        } else {
+            if (dif) k_pass<true, 256><<<blocks, 256, shm, st>>>(p);
+            else k_pass<false, 256><<<blocks, 256, shm, st>>>(p);
+        }
         CZ_CK_LAUNCH();
     }
 fail:
@@ -506,11 +573,23 @@ static unsigned grid_for(size_t n)
 static cz_err run_bitrev(const cz_cuda_ntt_domain *d, fr_t *a, zscale pre, cudaStream_t st, char *msg, size_t msglen)
 {
     cz_err e = CZ_OK;
+    const int k = d->log_n;
+    const bool tiled = d->bitrev_tiled && k >= 2 * BR_B;
     if (d->host) {
-        for (uint32_t i = 0; i < d->n; i++) bitrev_one(a, d->log_n, i, pre);
+        if (tiled) {
+            fr_t sh[2 * BR_N * BR_ROW];
+            for (uint32_t mid = 0; mid < (1u << (k - 2 * BR_B)); mid++) {
+                if (k > 2 * BR_B && brev_k(mid, k - 2 * BR_B) < mid) continue;
+                brt_load(a, k, mid, sh, 0, 1, pre);
+                brt_store(a, k, mid, sh, 0, 1);
+            }
+        } else {
+            for (uint32_t i = 0; i < d->n; i++) bitrev_one(a, k, i, pre);
+        }
         return CZ_OK;
     }
-    k_bitrev<<<grid_for(d->n), 256, 0, st>>>(a, d->log_n, (uint32_t)d->n, pre);
+    if (tiled) k_bitrev_tiled<<<1u << (k - 2 * BR_B), 256, 0, st>>>(a, k, pre);
+    else k_bitrev<<<grid_for(d->n), 256, 0, st>>>(a, k, (uint32_t)d->n, pre);
     CZ_CK_LAUNCH();
 fail:
     return e;

@@ -2,19 +2,20 @@
  * (cz_cuda_ntt.h), bit-identical to src/poly/ntt.c and src/groth16.
  *
  * How it works. A transform of n = 2^k is radix-2 butterflies in k levels,
- * grouped into passes; one pass is one kernel that loads a tile of 2^11
- * elements into shared memory, runs up to 11 levels there and writes the tile
- * back, so 2^27 takes three passes over HBM (11 + 8 + 8 levels). A pass over
- * levels s .. s+L-1 touches, for fixed high bits h and low bits lo, the
- * elements h 2^(s+L) + j 2^s + lo (j < 2^L); a tile takes C = 2^(11-L)
+ * grouped into passes; one pass is one kernel that loads a tile of 2^10
+ * elements (2^8..2^11 selectable; 2^10 measured best) into shared memory,
+ * runs up to 10 levels there and writes the tile back, so 2^27 takes three
+ * passes over HBM (10 + 9 + 8 levels). A pass over levels s .. s+L-1 touches, for fixed high bits h and low bits lo, the
+ * elements h 2^(s+L) + j 2^s + lo (j < 2^L); a tile takes C = 2^(10-L)
  * neighbouring lo ("columns", so each row is C*32 contiguous bytes) and all
  * j. Cooley-Tukey (DIT) goes from bit-reversed to natural order, levels
  * rising; Gentleman-Sande (DIF) from natural to bit-reversed, levels falling;
  * both use the twiddle tw[(i mod 2^t) * n / 2^(t+1)] at level t, from tables
  * of omega^j and omega^-j (j < n/2) built on the device.
  *
- * Natural order in and out, as the CPU: a bit-reversal pass, then DIT. The
- * scalings (n^-1, g^j of the coset, the snarkjs shift w_2n^j) are folded into
+ * Natural order in and out, as the CPU: a bit-reversal pass (16 x 16 blocks
+ * swapped through shared memory, so every access is a 512-byte row), then
+ * DIT. The scalings (n^-1, g^j of the coset, the snarkjs shift w_2n^j) are folded into
  * the first load or last store of a pass, as x * lo[i mod 2^14] * hi[i >> 14]
  * with two small tables per scaling. The H pipelines avoid the bit reversal:
  * inverse as DIF (natural -> reversed, scaled on the way out by n^-1 g^j),
@@ -31,6 +32,7 @@
 #include "ff/ff.h"
 
 #define TILE_LOG 11 /* largest tile: 2^11 elements, 64 KB of shared memory */
+#define TILE_LOG_DEFAULT 10 /* measured best on the H200 (docs/CUDA.md) */
 #define BR_B 4      /* tiled bit reversal: 2^4 x 2^4 blocks */
 #define LO_BITS 14
 #define TW_LO_BITS 13
@@ -301,7 +303,7 @@ struct cz_cuda_ntt_domain {
     zscale sc[SC__COUNT];
     fr_t n_inv, zinv;
     int tile_log;      /* tiles of 2^tile_log elements (CZ_NTT_TILE_LOG) */
-    int nthr;          /* threads per tile (CZ_NTT_THREADS: 256 or 512) */
+    int nthr;          /* threads per tile (CZ_NTT_THREADS: 128, 256 or 512) */
     int bitrev_tiled;  /* CZ_NTT_BITREV=simple turns the tiled one off */
     int np;            /* passes */
     int ps[8], pl[8], pc[8];
@@ -398,10 +400,10 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
     d->gen = generator;
     {   /* tuning knobs, read once; the defaults are the measured best */
         const char *v = getenv("CZ_NTT_TILE_LOG");
-        d->tile_log = v ? atoi(v) : TILE_LOG;
-        if (d->tile_log < 8 || d->tile_log > TILE_LOG) d->tile_log = TILE_LOG;
+        d->tile_log = v ? atoi(v) : TILE_LOG_DEFAULT;
+        if (d->tile_log < 8 || d->tile_log > TILE_LOG) d->tile_log = TILE_LOG_DEFAULT;
         v = getenv("CZ_NTT_THREADS");
-        d->nthr = v && atoi(v) == 512 ? 512 : 256;
+        d->nthr = v && atoi(v) == 512 ? 512 : v && atoi(v) == 128 ? 128 : 256;
         v = getenv("CZ_NTT_BITREV");
         d->bitrev_tiled = !(v && !strcmp(v, "simple"));
     }
@@ -486,6 +488,8 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
         CZ_CK(cudaFuncSetAttribute(k_pass<true, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
         CZ_CK(cudaFuncSetAttribute(k_pass<false, 512>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
         CZ_CK(cudaFuncSetAttribute(k_pass<true, 512>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
+        CZ_CK(cudaFuncSetAttribute(k_pass<false, 128>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
+        CZ_CK(cudaFuncSetAttribute(k_pass<true, 128>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
     }
     *out = d;
     return CZ_OK;
@@ -553,6 +557,9 @@ static cz_err run_passes(const cz_cuda_ntt_domain *d, fr_t *a, bool dif, const f
         if (d->nthr == 512) {
             if (dif) k_pass<true, 512><<<blocks, 512, shm, st>>>(p);
             else k_pass<false, 512><<<blocks, 512, shm, st>>>(p);
+        } else if (d->nthr == 128) {
+            if (dif) k_pass<true, 128><<<blocks, 128, shm, st>>>(p);
+            else k_pass<false, 128><<<blocks, 128, shm, st>>>(p);
         } else {
             if (dif) k_pass<true, 256><<<blocks, 256, shm, st>>>(p);
             else k_pass<false, 256><<<blocks, 256, shm, st>>>(p);

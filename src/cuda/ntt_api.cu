@@ -3,9 +3,10 @@
  *
  * How it works. A transform of n = 2^k is radix-2 butterflies in k levels,
  * grouped into passes; one pass is one kernel that loads a tile of 2^10
- * elements (2^8..2^11 selectable; 2^10 measured best) into shared memory,
- * runs up to 10 levels there and writes the tile back, so 2^27 takes three
- * passes over HBM (10 + 9 + 8 levels). A pass over levels s .. s+L-1 touches, for fixed high bits h and low bits lo, the
+ * elements (2^9 up to 2^25; 2^8..2^11 selectable, sizes chosen by
+ * measurement) into shared memory, runs up to 10 levels there with 128
+ * threads and writes the tile back, so 2^27 takes three passes over HBM
+ * (10 + 9 + 8 levels). A pass over levels s .. s+L-1 touches, for fixed high bits h and low bits lo, the
  * elements h 2^(s+L) + j 2^s + lo (j < 2^L); a tile takes C = 2^(10-L)
  * neighbouring lo ("columns", so each row is C*32 contiguous bytes) and all
  * j. Cooley-Tukey (DIT) goes from bit-reversed to natural order, levels
@@ -32,7 +33,10 @@
 #include "ff/ff.h"
 
 #define TILE_LOG 11 /* largest tile: 2^11 elements, 64 KB of shared memory */
-#define TILE_LOG_DEFAULT 10 /* measured best on the H200 (docs/CUDA.md) */
+/* defaults measured on the H200 (docs/CUDA.md): 128 threads per tile,
+ * tiles of 2^9 up to 2^25 and of 2^10 above */
+#define NTHR_DEFAULT 128
+#define TILE_LOG_DEFAULT(k) ((k) >= 26 ? 10 : 9)
 #define BR_B 4      /* tiled bit reversal: 2^4 x 2^4 blocks */
 #define LO_BITS 14
 #define TW_LO_BITS 13
@@ -400,10 +404,10 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
     d->gen = generator;
     {   /* tuning knobs, read once; the defaults are the measured best */
         const char *v = getenv("CZ_NTT_TILE_LOG");
-        d->tile_log = v ? atoi(v) : TILE_LOG_DEFAULT;
-        if (d->tile_log < 8 || d->tile_log > TILE_LOG) d->tile_log = TILE_LOG_DEFAULT;
+        d->tile_log = v ? atoi(v) : TILE_LOG_DEFAULT(log_n);
+        if (d->tile_log < 8 || d->tile_log > TILE_LOG) d->tile_log = TILE_LOG_DEFAULT(log_n);
         v = getenv("CZ_NTT_THREADS");
-        d->nthr = v && atoi(v) == 512 ? 512 : v && atoi(v) == 128 ? 128 : 256;
+        d->nthr = v && (atoi(v) == 256 || atoi(v) == 512) ? atoi(v) : NTHR_DEFAULT;
         v = getenv("CZ_NTT_BITREV");
         d->bitrev_tiled = !(v && !strcmp(v, "simple"));
     }

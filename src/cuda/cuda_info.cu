@@ -1,6 +1,6 @@
-/* cuda_info.cu — the first piece of the CUDA backend: how many devices this
- * process can see. Kernels arrive with the GPU backend issue. */
+/* cuda_info.cu — questions about the CUDA build as a whole (cz_cuda.h). */
 #include <cuda_runtime.h>
+#include "cuda/cz_cuda.h"
 
 extern "C" int cz_cuda_device_count(void)
 {

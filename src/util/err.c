@@ -30,6 +30,7 @@ const char *cz_strerror(cz_err e)
     case CZ_ERR_IO: return "I/O error";
     case CZ_ERR_NOMEM: return "out of memory";
     case CZ_ERR_UNSUPPORTED: return "unsupported";
+    case CZ_ERR_DEVICE: return "GPU error";
     default: return "unknown error";
     }
 }

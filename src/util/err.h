@@ -23,6 +23,7 @@ enum {
     CZ_ERR_IO,               /* file could not be read or written */
     CZ_ERR_NOMEM,            /* allocation failed */
     CZ_ERR_UNSUPPORTED,      /* valid input that this build cannot handle */
+    CZ_ERR_DEVICE,           /* a GPU call failed (no device, CUDA error) */
     CZ_ERR__COUNT
 };
 

@@ -1,0 +1,119 @@
+/* cuda_bench.c — cuzk-cuda-bench: kernel benchmarks on device 0.
+ *
+ *   cuzk-cuda-bench ff               Fr / Fp / Fp2 multiplications per second
+ *                                    for each schedule, against the IMAD
+ *                                    ceiling (SMs x 64 x measured clock)
+ *   cuzk-cuda-bench ntt [k ...]      forward NTT, natural order, 2^k
+ *                                    (default 10 16 20 22 24 26 27), plus the
+ *                                    H pipelines at 2^20, 2^24 and the largest k
+ *   cuzk-cuda-bench spmv [k ...]     synthetic Filecoin-shaped SpMV, 2^k rows
+ *
+ * Every result is one line "RESULT kernel size ms note" (scripts/gpu-check.sh
+ * collects them into its table) after the human-readable lines. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cuda/cz_cuda_ff.h"
+#include "cuda/cz_cuda_ntt.h"
+#include "cuda/cz_cuda_spmv.h"
+
+static int bench_ff(void)
+{
+    static const struct { int field, op; const char *name; int words; } cases[] = {
+        {CZ_CUDA_FR, CZ_CUDA_OP_MUL_EO, "fr_mul_eo", 8},  {CZ_CUDA_FR, CZ_CUDA_OP_MUL_64, "fr_mul_64", 8},
+        {CZ_CUDA_FR, CZ_CUDA_OP_SQR, "fr_sqr", 8},        {CZ_CUDA_FP, CZ_CUDA_OP_MUL_EO, "fp_mul_eo", 12},
+        {CZ_CUDA_FP, CZ_CUDA_OP_MUL_64, "fp_mul_64", 12}, {CZ_CUDA_FP, CZ_CUDA_OP_SQR, "fp_sqr", 12},
+        {CZ_CUDA_FP2, CZ_CUDA_OP_MUL, "fp2_mul", 12},
+    };
+    char msg[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double per_s, ms, mhz;
+        int sms;
+        cz_err e = cz_cuda_ff_bench(cases[i].field, cases[i].op, &per_s, &ms, &mhz, &sms, msg, sizeof msg);
+        if (e) { fprintf(stderr, "ff bench %s: %s\n", cases[i].name, msg); return 1; }
+        /* ceiling: IMAD/s over the 4 n^2 multiply-adds a CIOS product needs
+         * (n 32-bit words; Fp2 counts its 3 Fp products) */
+        double imad = (double)sms * 64 * mhz * 1e6;
+        double need = 4.0 * cases[i].words * cases[i].words * (cases[i].field == CZ_CUDA_FP2 ? 3 : 1);
+        double ceil = imad / need;
+        printf("%-10s %8.2f G/s  clock %4.0f MHz, %d SMs, IMAD %.2f T/s, ceiling %.2f G/s -> %.1f%%\n",
+               cases[i].name, per_s / 1e9, mhz, sms, imad / 1e12, ceil / 1e9, 100 * per_s / ceil);
+        printf("RESULT %s - %.3f %.2fG/s=%.1f%%ceil\n", cases[i].name, ms, per_s / 1e9, 100 * per_s / ceil);
+    }
+    return 0;
+}
+
+static int bench_ntt(int argc, char **argv)
+{
+    static const int dflt[] = {10, 16, 20, 22, 24, 26, 27};
+    int ks[32], nk = 0;
+    for (int i = 0; i < argc && nk < 32; i++) ks[nk++] = atoi(argv[i]);
+    if (!nk) { memcpy(ks, dflt, sizeof dflt); nk = sizeof dflt / sizeof dflt[0]; }
+    char msg[256];
+    int kmax = 0;
+    for (int i = 0; i < nk; i++) {
+        double ms;
+        int reps = ks[i] >= 26 ? 5 : 11;
+        cz_err e = cz_cuda_ntt_bench(ks[i], 7, CZ_CUDA_NTT_FORWARD, reps, &ms, msg, sizeof msg);
+        if (e) { fprintf(stderr, "ntt 2^%d: %s\n", ks[i], msg); return 1; }
+        double bytes = 32.0 * ((double)(1ull << ks[i])); /* one element */
+        printf("ntt 2^%-2d forward   %9.3f ms\n", ks[i], ms);
+        printf("RESULT ntt_fwd 2^%d %.3f %.0fGB/s-per-pass\n", ks[i], ms, 2 * bytes / (ms * 1e-3) / 1e9);
+        if (ks[i] > kmax) kmax = ks[i];
+        if (ks[i] == 24 || ks[i] == kmax) {
+            e = cz_cuda_ntt_bench(ks[i], 7, CZ_CUDA_NTT_COSET_INVERSE, reps, &ms, msg, sizeof msg);
+            if (e) { fprintf(stderr, "ntt coset inverse 2^%d: %s\n", ks[i], msg); return 1; }
+            printf("RESULT ntt_coset_inv 2^%d %.3f -\n", ks[i], ms);
+        }
+    }
+    static const int hk[] = {20, 24, 27};
+    for (size_t i = 0; i < sizeof hk / sizeof hk[0]; i++) {
+        if (hk[i] > kmax) continue;
+        double ms;
+        cz_err e = cz_cuda_ntt_bench(hk[i], 7, 4, 5, &ms, msg, sizeof msg);
+        if (e) { fprintf(stderr, "h bellperson 2^%d: %s\n", hk[i], msg); return 1; }
+        printf("RESULT h_bellperson 2^%d %.3f 7-NTTs\n", hk[i], ms);
+        e = cz_cuda_ntt_bench(hk[i], 5, 5, 5, &ms, msg, sizeof msg);
+        if (e) { fprintf(stderr, "h snarkjs 2^%d: %s\n", hk[i], msg); return 1; }
+        printf("RESULT h_snarkjs 2^%d %.3f 6-NTTs\n", hk[i], ms);
+    }
+    return 0;
+}
+
+static int bench_spmv(int argc, char **argv)
+{
+    static const int dflt[] = {20, 24, 27};
+    int ks[32], nk = 0;
+    for (int i = 0; i < argc && nk < 32; i++) ks[nk++] = atoi(argv[i]);
+    if (!nk) { memcpy(ks, dflt, sizeof dflt); nk = sizeof dflt / sizeof dflt[0]; }
+    char msg[256];
+    for (int i = 0; i < nk; i++) {
+        double ms, bytes;
+        uint64_t nnz;
+        cz_err e = cz_cuda_spmv_bench(ks[i], 5, &ms, &bytes, &nnz, msg, sizeof msg);
+        if (e) { fprintf(stderr, "spmv 2^%d: %s\n", ks[i], msg); return 1; }
+        double floor_ms = bytes / 4.8e12 * 1e3;
+        printf("spmv 2^%d: %llu nnz, %.3f ms, floor %.3f ms (%.1f GB at 4.8 TB/s) -> %.2fx\n", ks[i],
+               (unsigned long long)nnz, ms, floor_ms, bytes / 1e9, ms / floor_ms);
+        printf("RESULT spmv 2^%d %.3f %.2fx-floor,%lluM-nnz\n", ks[i], ms, ms / floor_ms,
+               (unsigned long long)(nnz / 1000000));
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (cz_cuda_device_count() == 0) {
+        printf("cuzk-cuda-bench: no CUDA device\n");
+        return 2;
+    }
+    if (argc < 2) {
+        fprintf(stderr, "usage: cuzk-cuda-bench ff | ntt [k...] | spmv [k...]\n");
+        return 2;
+    }
+    if (!strcmp(argv[1], "ff")) return bench_ff();
+    if (!strcmp(argv[1], "ntt")) return bench_ntt(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "spmv")) return bench_spmv(argc - 2, argv + 2);
+    fprintf(stderr, "cuzk-cuda-bench: unknown benchmark %s\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# gpu-check.sh — one command on a GPU machine: build for sm_90 (unless given
+# a build directory with prebuilt binaries), run every GPU test, run the
+# kernel benchmarks, and print a short table last.
+#
+#   scripts/gpu-check.sh             configure + build into build-gpu, then run
+#   scripts/gpu-check.sh BUILD_DIR   use BUILD_DIR/tests/test_cuda_* and
+#                                    BUILD_DIR/bin/cuzk-cuda-bench as they are
+#
+# Environment: GPU_CHECK_NTT="10 20 24 27" and GPU_CHECK_SPMV="24 27" pick
+# the benchmark sizes; GPU_CHECK_OBJ=path/to/ff_api.cu.o adds SASS
+# instruction counts of the multiplication kernels (needs cuobjdump).
+# Exit status: 0 when every test passed.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-}
+if [ -z "$build" ]; then
+    build=$here/build-gpu
+    cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null &&
+        cmake --build "$build" --target cuzk-cuda-bench $(cd "$here/tests" && ls test_cuda_*.c | sed 's/\.c$//') ||
+        { echo "gpu-check: build failed"; exit 1; }
+fi
+rows=()
+status=0
+
+echo "== device"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,memory.total,driver_version --format=csv 2>/dev/null ||
+    echo "(nvidia-smi not available)"
+
+echo "== tests"
+for t in "$build"/tests/test_cuda_*; do
+    [ -x "$t" ] || continue
+    name=$(basename "$t")
+    start=$(date +%s%N)
+    if out=$("$t" 2>&1); then res=PASS; else res=FAIL; status=1; fi
+    msecs=$(( ($(date +%s%N) - start) / 1000000 ))
+    echo "$out" | tail -n 25
+    grep -q "SKIP" <<<"$out" && res=SKIP && status=1
+    rows+=("test $name - $msecs $res")
+done
+
+bench=$build/bin/cuzk-cuda-bench
+sppark_ntt() { case $1 in 2^20) echo 0.28;; 2^24) echo 4.7;; 2^26) echo 23.8;; 2^27) echo 44.4;; *) echo "";; esac; }
+if [ -x "$bench" ]; then
+    echo "== benchmarks"
+    for b in "ff" "ntt ${GPU_CHECK_NTT:-10 16 20 22 24 26 27}" "spmv ${GPU_CHECK_SPMV:-20 24 27}"; do
+        out=$($bench $b 2>&1) || { status=1; echo "$out"; echo "gpu-check: bench $b failed"; continue; }
+        echo "$out" | grep -v '^RESULT'
+        while read -r _ kernel size ms note; do
+            ref=""
+            [ "$kernel" = ntt_fwd ] && ref=$(sppark_ntt "$size")
+            ratio=-
+            [ -n "$ref" ] && ratio=$(awk -v a="$ms" -v b="$ref" 'BEGIN { printf "%.2f", a / b }')
+            rows+=("$kernel $size $ms $ratio $note")
+        done < <(grep '^RESULT' <<<"$out")
+    done
+fi
+
+if [ -n "${GPU_CHECK_OBJ:-}" ] && command -v cuobjdump >/dev/null; then
+    echo "== SASS of the multiplication benchmark kernels (sm_90)"
+    cuobjdump --dump-sass -arch sm_90 "$GPU_CHECK_OBJ" 2>/dev/null | awk '
+        /Function :/ { if (f != "") print f, n, imad, iadd, tot; f=$3; n=0; imad=0; iadd=0; tot=0; next }
+        /\/\*[0-9a-f]+\*\// { tot++; if ($0 ~ /IMAD/) imad++; if ($0 ~ /IADD/) iadd++ }
+        END { if (f != "") print f, n, imad, iadd, tot }' | grep k_bench |
+        awk '{ printf "%-60s IMAD %5d  IADD3 %5d  all %5d\n", $1, $3, $4, $5 }'
+fi
+
+echo
+echo "== gpu-check summary (ms; ratio = ours / sppark, sppark NTT figures from the issue's earlier run on this H200)"
+printf '%-16s %-7s %10s %7s  %s\n' kernel size ms ratio note
+for r in "${rows[@]}"; do
+    set -- $r
+    if [ "$1" = test ]; then
+        printf '%-16s %-7s %10s %7s  %s\n' "$2" - "$4" - "$5"
+    else
+        printf '%-16s %-7s %10s %7s  %s\n' "$1" "$2" "$3" "$4" "${5:-}"
+    fi
+done
+exit $status

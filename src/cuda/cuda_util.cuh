@@ -1,0 +1,27 @@
+/* cuda_util.cuh — host-side helpers shared by the .cu API files: the
+ * error-check macro that turns a CUDA failure into a cz_err with a message,
+ * and the C error header included with C linkage. */
+#ifndef CZ_CUDA_UTIL_CUH
+#define CZ_CUDA_UTIL_CUH
+
+#include <cuda_runtime.h>
+extern "C" {
+#include "util/err.h"
+}
+
+/* CZ_CK(call): on failure set e (a cz_err in scope) with a message naming
+ * the call and the CUDA error, and goto fail. Needs msg/msglen in scope. */
+#define CZ_CK(call)                                                                       \
+    do {                                                                                  \
+        cudaError_t cz__ce = (call);                                                      \
+        if (cz__ce != cudaSuccess) {                                                      \
+            e = cz_fail(CZ_ERR_DEVICE, msg, msglen, "%s:%d: %s: %s", __FILE__, __LINE__,  \
+                        #call, cudaGetErrorString(cz__ce));                               \
+            goto fail;                                                                    \
+        }                                                                                 \
+    } while (0)
+
+/* after a launch: the launch error, then (when sync) the kernel's own */
+#define CZ_CK_LAUNCH() CZ_CK(cudaGetLastError())
+
+#endif

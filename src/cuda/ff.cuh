@@ -1,0 +1,442 @@
+/* ff.cuh — BLS12-381 Fr, Fp and Fp2 for CUDA kernels, in the CPU's layout.
+ *
+ * API (stable; the MSM and NTT kernels build on it):
+ *
+ *   types     fr_t   4 x 64-bit limbs, Montgomery form x*2^256 mod r
+ *             fp_t   6 x 64-bit limbs, Montgomery form x*2^384 mod p
+ *             fp2_t  { fp_t c0, c1; }  = c0 + c1*u,  u^2 = -1
+ *   Each is bit for bit the CPU's cz_fr / cz_fp / cz_fp2 (src/ff/ff.h,
+ *   tower.h): little-endian 64-bit limbs, fully reduced, same size and
+ *   alignment, so device buffers are the host buffers copied over PCIe.
+ *   fr_t/fp_t keep the value as 32-bit words w[] (word 2k is the low half of
+ *   the CPU's limb k); the member l(k) reads a 64-bit limb.
+ *
+ *   For F in {fr_t, fp_t} (all __host__ __device__, inline, out = result):
+ *     F::zero(), F::one()             0 and 1 (Montgomery)
+ *     F::load(ptr), F::store(ptr, x)  from/to a uint64_t[NL] (16-byte loads
+ *                                     when ptr is 16-byte aligned is up to
+ *                                     the caller: plain copies here)
+ *     a + b, a - b, -a, a * b         (also add(a,b), sub, neg, mul)
+ *     dbl(a), sqr(a)
+ *     a == b, a != b, a.is_zero(), a.is_one()
+ *     to_mont(plain), from_mont(a)    canonical integer <-> Montgomery
+ *     mul_eo(a,b), mul_64(a,b)        the two multiplication schedules
+ *                                     (operator* is mul_eo, chosen by
+ *                                     measurement: docs/CUDA.md)
+ *     pow(a, e)  a^e, e a uint64_t exponent (for twiddles, tests)
+ *   For fp2_t: + - unary- * , dbl, sqr, conj, mul_by_xi (times u + 1),
+ *     mul_fp(a, fp), ==, is_zero, zero(), one().
+ *
+ *   Inputs must be fully reduced (< modulus), as on the CPU; every output is
+ *   fully reduced, so results are bit-identical to the CPU functions.
+ *
+ * How it works. One template (cz_mont<P>) serves every modulus; P gives the
+ * limb count and the constants as constexpr functions, so after unrolling the
+ * modulus words are immediates. The default multiplication is a 32-bit
+ * CIOS Montgomery product with the partial products split by the parity of
+ * the word index ("even/odd"): the products a[2k]*b_i cover words (2k, 2k+1)
+ * exactly once, so they add into an accumulator as one uninterrupted
+ * mad.lo.cc / madc.hi.cc carry chain, and the products a[2k+1]*b_i go into a
+ * second accumulator shifted by one word. Each row of CIOS is then four
+ * such chains (a*b_i even and odd, m*p even and odd) plus three single-word
+ * fix-ups; the two accumulators trade roles every row. The inputs' top
+ * words are small (r < 2^255, p < 2^381), which keeps every chain's final
+ * carry zero (bounds in docs/CUDA.md). mul_64 is plain 64-bit CIOS for
+ * comparison. Under a host compiler the PTX carry chains are emulated with
+ * an explicit carry variable, so the very same schedule can be tested on a
+ * machine with no GPU (ff_api.cu exports that as a host entry point). */
+#ifndef CZ_CUDA_FF_CUH
+#define CZ_CUDA_FF_CUH
+
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define CZ_HD __host__ __device__ __forceinline__
+#else
+#define CZ_HD inline
+#endif
+
+#if defined(__CUDA_ARCH__)
+#define CZ_UNROLL _Pragma("unroll")
+#else
+#define CZ_UNROLL
+#endif
+
+/* ---- carry chains: PTX on the device, emulated on the host ---- */
+struct cz__chain {
+#if !defined(__CUDA_ARCH__)
+    uint32_t cf = 0;
+#endif
+#if defined(__CUDA_ARCH__)
+#define CZ__ASM3(op, d, a, b) asm volatile(op " %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b))
+#define CZ__ASM4(op, d, a, b, c) \
+    asm volatile(op " %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c))
+    CZ_HD uint32_t add_cc(uint32_t a, uint32_t b) { uint32_t d; CZ__ASM3("add.cc.u32", d, a, b); return d; }
+    CZ_HD uint32_t addc_cc(uint32_t a, uint32_t b) { uint32_t d; CZ__ASM3("addc.cc.u32", d, a, b); return d; }
+    CZ_HD uint32_t addc(uint32_t a, uint32_t b) { uint32_t d; CZ__ASM3("addc.u32", d, a, b); return d; }
+    CZ_HD uint32_t sub_cc(uint32_t a, uint32_t b) { uint32_t d; CZ__ASM3("sub.cc.u32", d, a, b); return d; }
+    CZ_HD uint32_t subc_cc(uint32_t a, uint32_t b) { uint32_t d; CZ__ASM3("subc.cc.u32", d, a, b); return d; }
+    CZ_HD uint32_t subc(uint32_t a, uint32_t b) { uint32_t d; CZ__ASM3("subc.u32", d, a, b); return d; }
+    CZ_HD uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t d; CZ__ASM4("mad.lo.cc.u32", d, a, b, c); return d; }
+    CZ_HD uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t d; CZ__ASM4("madc.lo.cc.u32", d, a, b, c); return d; }
+    CZ_HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t d; CZ__ASM4("madc.hi.cc.u32", d, a, b, c); return d; }
+#undef CZ__ASM3
+#undef CZ__ASM4
+#else
+    CZ_HD uint32_t add_cc(uint32_t a, uint32_t b) { uint64_t t = (uint64_t)a + b; cf = (uint32_t)(t >> 32); return (uint32_t)t; }
+    CZ_HD uint32_t addc_cc(uint32_t a, uint32_t b) { uint64_t t = (uint64_t)a + b + cf; cf = (uint32_t)(t >> 32); return (uint32_t)t; }
+    CZ_HD uint32_t addc(uint32_t a, uint32_t b) { return (uint32_t)((uint64_t)a + b + cf); }
+    CZ_HD uint32_t sub_cc(uint32_t a, uint32_t b) { uint64_t t = (uint64_t)a - b; cf = (uint32_t)(t >> 63); return (uint32_t)t; }
+    CZ_HD uint32_t subc_cc(uint32_t a, uint32_t b) { uint64_t t = (uint64_t)a - b - cf; cf = (uint32_t)(t >> 63); return (uint32_t)t; }
+    CZ_HD uint32_t subc(uint32_t a, uint32_t b) { return (uint32_t)((uint64_t)a - b - cf); }
+    CZ_HD uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c) { uint64_t t = (uint64_t)(uint32_t)(a * b) + c; cf = (uint32_t)(t >> 32); return (uint32_t)t; }
+    CZ_HD uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { uint64_t t = (uint64_t)(uint32_t)(a * b) + c + cf; cf = (uint32_t)(t >> 32); return (uint32_t)t; }
+    CZ_HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { uint64_t t = (((uint64_t)a * b) >> 32) + c + cf; cf = (uint32_t)(t >> 32); return (uint32_t)t; }
+#endif
+};
+
+CZ_HD uint32_t cz__mulhi(uint32_t a, uint32_t b)
+{
+#if defined(__CUDA_ARCH__)
+    return __umulhi(a, b);
+#else
+    return (uint32_t)(((uint64_t)a * b) >> 32);
+#endif
+}
+
+CZ_HD uint64_t cz__mulhi64(uint64_t a, uint64_t b)
+{
+#if defined(__CUDA_ARCH__)
+    return __umul64hi(a, b);
+#else
+    return (uint64_t)(((unsigned __int128)a * b) >> 64);
+#endif
+}
+
+/* ---- the moduli ---- */
+struct cz_fr_params {
+    static constexpr int NL = 4; /* 64-bit limbs */
+    CZ_HD static constexpr uint64_t mod(int k)
+    {
+        return k == 0 ? 0xffffffff00000001ULL : k == 1 ? 0x53bda402fffe5bfeULL
+             : k == 2 ? 0x3339d80809a1d805ULL : 0x73eda753299d7d48ULL;
+    }
+    CZ_HD static constexpr uint64_t one(int k)
+    {
+        return k == 0 ? 0x00000001fffffffeULL : k == 1 ? 0x5884b7fa00034802ULL
+             : k == 2 ? 0x998c4fefecbc4ff5ULL : 0x1824b159acc5056fULL;
+    }
+    CZ_HD static constexpr uint64_t r2(int k)
+    {
+        return k == 0 ? 0xc999e990f3f29c6dULL : k == 1 ? 0x2b6cedcb87925c23ULL
+             : k == 2 ? 0x05d314967254398fULL : 0x0748d9d99f59ff11ULL;
+    }
+    static constexpr uint64_t N0 = 0xfffffffeffffffffULL; /* -m^-1 mod 2^64 */
+};
+
+struct cz_fp_params {
+    static constexpr int NL = 6;
+    CZ_HD static constexpr uint64_t mod(int k)
+    {
+        return k == 0 ? 0xb9feffffffffaaabULL : k == 1 ? 0x1eabfffeb153ffffULL
+             : k == 2 ? 0x6730d2a0f6b0f624ULL : k == 3 ? 0x64774b84f38512bfULL
+             : k == 4 ? 0x4b1ba7b6434bacd7ULL : 0x1a0111ea397fe69aULL;
+    }
+    CZ_HD static constexpr uint64_t one(int k)
+    {
+        return k == 0 ? 0x760900000002fffdULL : k == 1 ? 0xebf4000bc40c0002ULL
+             : k == 2 ? 0x5f48985753c758baULL : k == 3 ? 0x77ce585370525745ULL
+             : k == 4 ? 0x5c071a97a256ec6dULL : 0x15f65ec3fa80e493ULL;
+    }
+    CZ_HD static constexpr uint64_t r2(int k)
+    {
+        return k == 0 ? 0xf4df1f341c341746ULL : k == 1 ? 0x0a76e6a609d104f1ULL
+             : k == 2 ? 0x8de5476c4c95b6d5ULL : k == 3 ? 0x67eb88a9939d83c0ULL
+             : k == 4 ? 0x9a793e85b519952dULL : 0x11988fe592cae3aaULL;
+    }
+    static constexpr uint64_t N0 = 0x89f3fffcfffcfffdULL;
+};
+
+/* ---- one Montgomery field ---- */
+template <class P>
+struct __align__(8) cz_mont {
+    static constexpr int NL = P::NL;
+    static constexpr int N = 2 * P::NL; /* 32-bit words */
+    static constexpr uint32_t N0 = (uint32_t)P::N0;
+    uint32_t w[N];
+
+    CZ_HD static constexpr uint32_t mw(int k) { return (uint32_t)(P::mod(k >> 1) >> (32 * (k & 1))); }
+
+    CZ_HD uint64_t l(int k) const { return (uint64_t)w[2 * k] | ((uint64_t)w[2 * k + 1] << 32); }
+
+    CZ_HD static cz_mont from_limbs(const uint64_t *x)
+    {
+        cz_mont r;
+        CZ_UNROLL for (int k = 0; k < NL; k++) {
+            r.w[2 * k] = (uint32_t)x[k];
+            r.w[2 * k + 1] = (uint32_t)(x[k] >> 32);
+        }
+        return r;
+    }
+    CZ_HD static cz_mont load(const uint64_t *x) { return from_limbs(x); }
+    CZ_HD static void store(uint64_t *x, const cz_mont &a)
+    {
+        CZ_UNROLL for (int k = 0; k < NL; k++) x[k] = a.l(k);
+    }
+    CZ_HD static cz_mont zero()
+    {
+        cz_mont r;
+        CZ_UNROLL for (int k = 0; k < N; k++) r.w[k] = 0;
+        return r;
+    }
+    CZ_HD static cz_mont one()
+    {
+        cz_mont r;
+        CZ_UNROLL for (int k = 0; k < N; k++) r.w[k] = (uint32_t)(P::one(k >> 1) >> (32 * (k & 1)));
+        return r;
+    }
+    CZ_HD static cz_mont r2()
+    {
+        cz_mont r;
+        CZ_UNROLL for (int k = 0; k < N; k++) r.w[k] = (uint32_t)(P::r2(k >> 1) >> (32 * (k & 1)));
+        return r;
+    }
+
+    CZ_HD bool is_zero() const
+    {
+        uint32_t t = 0;
+        CZ_UNROLL for (int k = 0; k < N; k++) t |= w[k];
+        return t == 0;
+    }
+    CZ_HD bool is_one() const { return *this == one(); }
+    CZ_HD friend bool operator==(const cz_mont &a, const cz_mont &b)
+    {
+        uint32_t t = 0;
+        CZ_UNROLL for (int k = 0; k < N; k++) t |= a.w[k] ^ b.w[k];
+        return t == 0;
+    }
+    CZ_HD friend bool operator!=(const cz_mont &a, const cz_mont &b) { return !(a == b); }
+
+    /* r = t - m if t >= m else t (t < 2m) */
+    CZ_HD static void reduce_once(uint32_t *r, const uint32_t *t)
+    {
+        cz__chain c;
+        uint32_t s[N];
+        s[0] = c.sub_cc(t[0], mw(0));
+        CZ_UNROLL for (int k = 1; k < N; k++) s[k] = c.subc_cc(t[k], mw(k));
+        uint32_t keep = c.subc(0, 0); /* all ones when t < m */
+        CZ_UNROLL for (int k = 0; k < N; k++) r[k] = (t[k] & keep) | (s[k] & ~keep);
+    }
+
+    CZ_HD friend cz_mont operator+(const cz_mont &a, const cz_mont &b)
+    {
+        cz__chain c;
+        uint32_t t[N];
+        t[0] = c.add_cc(a.w[0], b.w[0]);
+        CZ_UNROLL for (int k = 1; k < N; k++) t[k] = c.addc_cc(a.w[k], b.w[k]);
+        cz_mont r;
+        reduce_once(r.w, t); /* m < 2^(32N-1): no carry out of the top word */
+        return r;
+    }
+    CZ_HD friend cz_mont operator-(const cz_mont &a, const cz_mont &b)
+    {
+        cz__chain c;
+        cz_mont r;
+        r.w[0] = c.sub_cc(a.w[0], b.w[0]);
+        CZ_UNROLL for (int k = 1; k < N; k++) r.w[k] = c.subc_cc(a.w[k], b.w[k]);
+        uint32_t bw = c.subc(0, 0); /* all ones on borrow: add m back */
+        r.w[0] = c.add_cc(r.w[0], mw(0) & bw);
+        CZ_UNROLL for (int k = 1; k < N; k++) r.w[k] = c.addc_cc(r.w[k], mw(k) & bw);
+        return r;
+    }
+    CZ_HD friend cz_mont operator-(const cz_mont &a)
+    {
+        cz__chain c;
+        cz_mont r;
+        uint32_t nz = a.is_zero() ? 0u : 0xffffffffu;
+        r.w[0] = c.sub_cc(mw(0) & nz, a.w[0]);
+        CZ_UNROLL for (int k = 1; k < N; k++) r.w[k] = c.subc_cc(mw(k) & nz, a.w[k]);
+        return r;
+    }
+    CZ_HD friend cz_mont dbl(const cz_mont &a) { return a + a; }
+    CZ_HD friend cz_mont add(const cz_mont &a, const cz_mont &b) { return a + b; }
+    CZ_HD friend cz_mont sub(const cz_mont &a, const cz_mont &b) { return a - b; }
+    CZ_HD friend cz_mont neg(const cz_mont &a) { return -a; }
+
+    /* acc[j..j+1] = x[j] * bi for even j (x read with stride 2) */
+    CZ_HD static void mul_n(uint32_t *acc, const uint32_t *x, uint32_t bi)
+    {
+        CZ_UNROLL for (int j = 0; j < N; j += 2) {
+            acc[j] = x[j] * bi;
+            acc[j + 1] = cz__mulhi(x[j], bi);
+        }
+    }
+    /* acc += sum over even j of x[j] * bi * 2^(32j); the carry out stays in c */
+    CZ_HD static void cmad_n(cz__chain &c, uint32_t *acc, const uint32_t *x, uint32_t bi)
+    {
+        acc[0] = c.mad_lo_cc(x[0], bi, acc[0]);
+        acc[1] = c.madc_hi_cc(x[0], bi, acc[1]);
+        CZ_UNROLL for (int j = 2; j < N; j += 2) {
+            acc[j] = c.madc_lo_cc(x[j], bi, acc[j]);
+            acc[j + 1] = c.madc_hi_cc(x[j], bi, acc[j + 1]);
+        }
+    }
+    /* One CIOS row. On entry the running total is T = E + 2^32 O with
+     * E[0] = 0, and the row works on T / 2^32 = E / 2^32 + O. On exit the
+     * total is T' = O + 2^32 E, O[0] = 0: the arrays have traded roles. */
+    CZ_HD static void row(uint32_t *E, uint32_t *O, const uint32_t *a, const uint32_t *p, uint32_t bi)
+    {
+        cz__chain c;
+        O[0] = c.add_cc(O[0], E[1]);          /* E[1] sits at word 0 of T/2^32 */
+        CZ_UNROLL for (int j = 0; j < N - 2; j += 2) { /* E = odd products + E >> 64 */
+            E[j] = c.madc_lo_cc(a[j + 1], bi, E[j + 2]);
+            E[j + 1] = c.madc_hi_cc(a[j + 1], bi, E[j + 3]);
+        }
+        E[N - 2] = c.madc_lo_cc(a[N - 1], bi, 0);
+        E[N - 1] = c.madc_hi_cc(a[N - 1], bi, 0);
+        cmad_n(c, O, a, bi);                  /* O += even products */
+        E[N - 1] = c.addc(E[N - 1], 0);
+        uint32_t m = O[0] * N0;
+        cmad_n(c, E, p + 1, m);               /* carry out is zero (bounds) */
+        cmad_n(c, O, p, m);
+        E[N - 1] = c.addc(E[N - 1], 0);
+    }
+    CZ_HD static cz_mont mul_eo(const cz_mont &a, const cz_mont &b)
+    {
+        uint32_t p[N];
+        CZ_UNROLL for (int k = 0; k < N; k++) p[k] = mw(k);
+        uint32_t A[N], B[N];
+        cz__chain c;
+        mul_n(A, a.w, b.w[0]);
+        mul_n(B, a.w + 1, b.w[0]);
+        uint32_t m = A[0] * N0;
+        cmad_n(c, B, p + 1, m);
+        cmad_n(c, A, p, m);
+        B[N - 1] = c.addc(B[N - 1], 0);
+        /* total = A + 2^32 B, A[0] = 0 */
+        CZ_UNROLL for (int i = 1; i + 1 < N; i += 2) {
+            row(A, B, a.w, p, b.w[i]);     /* -> B + 2^32 A, B[0] = 0 */
+            row(B, A, a.w, p, b.w[i + 1]); /* -> A + 2^32 B, A[0] = 0 */
+        }
+        row(A, B, a.w, p, b.w[N - 1]);     /* -> B + 2^32 A, B[0] = 0 */
+        /* result = B / 2^32 + A, < 2m */
+        A[0] = c.add_cc(A[0], B[1]);
+        CZ_UNROLL for (int k = 1; k < N - 1; k++) A[k] = c.addc_cc(A[k], B[k + 1]);
+        A[N - 1] = c.addc(A[N - 1], 0);
+        cz_mont r;
+        reduce_once(r.w, A);
+        return r;
+    }
+
+    /* 64-bit CIOS, the CPU's portable schedule, for comparison */
+    CZ_HD static cz_mont mul_64(const cz_mont &a, const cz_mont &b)
+    {
+        uint64_t x[NL], y[NL], t[NL + 1];
+        CZ_UNROLL for (int k = 0; k < NL; k++) { x[k] = a.l(k); y[k] = b.l(k); t[k] = 0; }
+        t[NL] = 0;
+        CZ_UNROLL for (int i = 0; i < NL; i++) {
+            uint64_t carry = 0;
+            CZ_UNROLL for (int j = 0; j < NL; j++) {
+                uint64_t lo = x[j] * y[i], hi = cz__mulhi64(x[j], y[i]);
+                uint64_t s = t[j] + lo;
+                hi += s < lo;
+                s += carry;
+                hi += s < carry;
+                t[j] = s;
+                carry = hi;
+            }
+            t[NL] += carry; /* no overflow: the moduli leave the top bit clear */
+            uint64_t m = t[0] * P::N0;
+            uint64_t lo = m * P::mod(0), hi = cz__mulhi64(m, P::mod(0));
+            uint64_t s = t[0] + lo;
+            carry = hi + (s < lo);
+            CZ_UNROLL for (int j = 1; j < NL; j++) {
+                lo = m * P::mod(j);
+                hi = cz__mulhi64(m, P::mod(j));
+                s = t[j] + lo;
+                hi += s < lo;
+                s += carry;
+                hi += s < carry;
+                t[j - 1] = s;
+                carry = hi;
+            }
+            t[NL - 1] = t[NL] + carry;
+            t[NL] = 0;
+        }
+        cz_mont r;
+        CZ_UNROLL for (int k = 0; k < NL; k++) {
+            r.w[2 * k] = (uint32_t)t[k];
+            r.w[2 * k + 1] = (uint32_t)(t[k] >> 32);
+        }
+        reduce_once(r.w, r.w);
+        return r;
+    }
+
+    CZ_HD friend cz_mont operator*(const cz_mont &a, const cz_mont &b) { return mul_eo(a, b); }
+    CZ_HD friend cz_mont mul(const cz_mont &a, const cz_mont &b) { return mul_eo(a, b); }
+    CZ_HD friend cz_mont sqr(const cz_mont &a) { return mul_eo(a, a); }
+    CZ_HD cz_mont &operator*=(const cz_mont &b) { return *this = mul_eo(*this, b); }
+    CZ_HD cz_mont &operator+=(const cz_mont &b) { return *this = *this + b; }
+    CZ_HD cz_mont &operator-=(const cz_mont &b) { return *this = *this - b; }
+
+    CZ_HD friend cz_mont to_mont(const cz_mont &plain) { return mul_eo(plain, r2()); }
+    CZ_HD friend cz_mont from_mont(const cz_mont &a)
+    {
+        cz_mont u = zero();
+        u.w[0] = 1;
+        return mul_eo(a, u);
+    }
+    CZ_HD friend cz_mont pow(const cz_mont &a, uint64_t e)
+    {
+        cz_mont r = one(), b = a;
+        while (e) {
+            if (e & 1) r = mul_eo(r, b);
+            b = mul_eo(b, b);
+            e >>= 1;
+        }
+        return r;
+    }
+};
+
+typedef cz_mont<cz_fr_params> fr_t;
+typedef cz_mont<cz_fp_params> fp_t;
+
+/* ---- Fp2 = Fp[u] / (u^2 + 1), the CPU's formulas (src/ff/fp2.c) ---- */
+struct __align__(8) fp2_t {
+    fp_t c0, c1;
+
+    CZ_HD static fp2_t zero() { return fp2_t{fp_t::zero(), fp_t::zero()}; }
+    CZ_HD static fp2_t one() { return fp2_t{fp_t::one(), fp_t::zero()}; }
+    CZ_HD bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
+    CZ_HD friend bool operator==(const fp2_t &a, const fp2_t &b) { return a.c0 == b.c0 && a.c1 == b.c1; }
+    CZ_HD friend bool operator!=(const fp2_t &a, const fp2_t &b) { return !(a == b); }
+    CZ_HD friend fp2_t operator+(const fp2_t &a, const fp2_t &b) { return fp2_t{a.c0 + b.c0, a.c1 + b.c1}; }
+    CZ_HD friend fp2_t operator-(const fp2_t &a, const fp2_t &b) { return fp2_t{a.c0 - b.c0, a.c1 - b.c1}; }
+    CZ_HD friend fp2_t operator-(const fp2_t &a) { return fp2_t{-a.c0, -a.c1}; }
+    CZ_HD friend fp2_t dbl(const fp2_t &a) { return fp2_t{dbl(a.c0), dbl(a.c1)}; }
+    CZ_HD friend fp2_t conj(const fp2_t &a) { return fp2_t{a.c0, -a.c1}; }
+    CZ_HD friend fp2_t operator*(const fp2_t &a, const fp2_t &b)
+    {
+        fp_t t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
+        fp_t s = (a.c0 + a.c1) * (b.c0 + b.c1);
+        return fp2_t{t0 - t1, (s - t0) - t1};
+    }
+    CZ_HD friend fp2_t mul(const fp2_t &a, const fp2_t &b) { return a * b; }
+    CZ_HD friend fp2_t sqr(const fp2_t &a)
+    {
+        fp_t m = a.c0 * a.c1;
+        return fp2_t{(a.c0 + a.c1) * (a.c0 - a.c1), dbl(m)};
+    }
+    CZ_HD friend fp2_t mul_fp(const fp2_t &a, const fp_t &b) { return fp2_t{a.c0 * b, a.c1 * b}; }
+    /* times the non-residue xi = u + 1 */
+    CZ_HD friend fp2_t mul_by_xi(const fp2_t &a) { return fp2_t{a.c0 - a.c1, a.c0 + a.c1}; }
+    CZ_HD fp2_t &operator*=(const fp2_t &b) { return *this = *this * b; }
+    CZ_HD fp2_t &operator+=(const fp2_t &b) { return *this = *this + b; }
+    CZ_HD fp2_t &operator-=(const fp2_t &b) { return *this = *this - b; }
+};
+
+static_assert(sizeof(fr_t) == 32 && alignof(fr_t) == 8, "fr_t layout");
+static_assert(sizeof(fp_t) == 48 && alignof(fp_t) == 8, "fp_t layout");
+static_assert(sizeof(fp2_t) == 96 && alignof(fp2_t) == 8, "fp2_t layout");
+
+#endif

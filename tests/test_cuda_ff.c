@@ -1,0 +1,192 @@
+/* test_cuda_ff.c — the CUDA field arithmetic (src/cuda/ff.cuh) against the
+ * CPU functions: every operation of Fr, Fp and Fp2 on random elements and
+ * on the edges (0, 1, 2, m-1, m-2, values just under the modulus and powers
+ * of two), all pairs of edges included. Two runs: the device code compiled
+ * for the host (the PTX carry chains emulated), which needs no GPU, and the
+ * kernels on device 0 when there is one. Without a CUDA build, or without a
+ * device, it prints a SKIP line for what it could not run. */
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "ff/ff.h"
+#include "ff/tower.h"
+#if CZ_HAVE_CUDA
+#include "cuda/cz_cuda_ff.h"
+#endif
+
+#if CZ_HAVE_CUDA
+#define NEDGE 12
+#define NRAND 3000
+#define NTOT (NRAND + NEDGE * NEDGE)
+
+/* edges as raw limbs (the Montgomery representation itself) */
+static void edges(uint64_t out[NEDGE][6], const uint64_t *m, int nl)
+{
+    memset(out, 0, sizeof(uint64_t) * NEDGE * 6);
+    out[1][0] = 1;
+    out[2][0] = 2;
+    for (int k = 3; k <= 6; k++) { /* m-1, m-2, m-2^32, m-2^64 */
+        memcpy(out[k], m, 8 * nl);
+        uint64_t d = k == 3 ? 1 : k == 4 ? 2 : k == 5 ? (1ull << 32) : 0;
+        if (k == 6) out[k][1] -= 1;
+        else out[k][0] -= d;
+    }
+    memcpy(out[7], m, 8 * nl); /* top limb of m, rest zero */
+    memset(out[7], 0, 8 * (nl - 1));
+    for (int k = 0; k < nl - 1; k++) out[8][k] = ~0ull; /* 2^(64(nl-1)) - 1 */
+    out[9][nl - 1] = 1;                             /* 2^(64(nl-1)) */
+    for (int k = 0; k < nl; k++) out[10][k] = m[k] >> 1; /* about m/2 */
+    out[11][0] = 0xffffffffull;                     /* 2^32 - 1 */
+}
+
+static cz_rng rng;
+
+static void fill_fr(cz_fr *a, cz_fr *b)
+{
+    uint64_t e[NEDGE][6];
+    edges(e, cz_fr_modulus.l, 4);
+    for (int i = 0; i < NRAND; i++) { cz_fr_random(&a[i], &rng); cz_fr_random(&b[i], &rng); }
+    for (int i = 0; i < NEDGE; i++)
+        for (int j = 0; j < NEDGE; j++) {
+            memcpy(a[NRAND + i * NEDGE + j].l, e[i], 32);
+            memcpy(b[NRAND + i * NEDGE + j].l, e[j], 32);
+        }
+}
+
+static void fill_fp(cz_fp *a, cz_fp *b)
+{
+    uint64_t e[NEDGE][6];
+    edges(e, cz_fp_modulus.l, 6);
+    for (int i = 0; i < NRAND; i++) { cz_fp_random(&a[i], &rng); cz_fp_random(&b[i], &rng); }
+    for (int i = 0; i < NEDGE; i++)
+        for (int j = 0; j < NEDGE; j++) {
+            memcpy(a[NRAND + i * NEDGE + j].l, e[i], 48);
+            memcpy(b[NRAND + i * NEDGE + j].l, e[j], 48);
+        }
+}
+
+typedef cz_err (*batch_fn)(int, int, void *, const void *, const void *, size_t, char *, size_t);
+
+static const char *opname[] = {"mul", "sqr", "add", "sub", "neg", "dbl", "to_mont", "from_mont",
+                               "mul_eo", "mul_64", "mul_xi"};
+
+static void run_fr(batch_fn fn, const char *where)
+{
+    static cz_fr a[NTOT], b[NTOT], got[NTOT], want[NTOT];
+    char msg[256];
+    fill_fr(a, b);
+    for (int op = CZ_CUDA_OP_MUL; op <= CZ_CUDA_OP_MUL_64; op++) {
+        cz_err e = fn(CZ_CUDA_FR, op, got, a, b, NTOT, msg, sizeof msg);
+        CHECK_MSG(e == CZ_OK, "%s fr %s: %s", where, opname[op], msg);
+        if (e) return;
+        long bad = 0;
+        for (int i = 0; i < NTOT; i++) {
+            switch (op) {
+            case CZ_CUDA_OP_SQR: cz_fr_sqr(&want[i], &a[i]); break;
+            case CZ_CUDA_OP_ADD: cz_fr_add(&want[i], &a[i], &b[i]); break;
+            case CZ_CUDA_OP_SUB: cz_fr_sub(&want[i], &a[i], &b[i]); break;
+            case CZ_CUDA_OP_NEG: cz_fr_neg(&want[i], &a[i]); break;
+            case CZ_CUDA_OP_DBL: cz_fr_dbl(&want[i], &a[i]); break;
+            case CZ_CUDA_OP_TO_MONT: cz_fr_to_mont(&want[i], &a[i]); break;
+            case CZ_CUDA_OP_FROM_MONT: cz_fr_from_mont(&want[i], &a[i]); break;
+            default: cz_fr_mul(&want[i], &a[i], &b[i]); break;
+            }
+            if (memcmp(&got[i], &want[i], sizeof want[i])) {
+                if (bad++ < 3)
+                    fprintf(stderr, "%s fr %s: element %d differs (a limb0 %016llx b limb0 %016llx)\n", where,
+                            opname[op], i, (unsigned long long)a[i].l[0], (unsigned long long)b[i].l[0]);
+            }
+        }
+        CHECK_MSG(bad == 0, "%s fr %s: %ld of %d wrong", where, opname[op], bad, NTOT);
+    }
+}
+
+static void run_fp(batch_fn fn, const char *where)
+{
+    static cz_fp a[NTOT], b[NTOT], got[NTOT], want[NTOT];
+    char msg[256];
+    fill_fp(a, b);
+    for (int op = CZ_CUDA_OP_MUL; op <= CZ_CUDA_OP_MUL_64; op++) {
+        cz_err e = fn(CZ_CUDA_FP, op, got, a, b, NTOT, msg, sizeof msg);
+        CHECK_MSG(e == CZ_OK, "%s fp %s: %s", where, opname[op], msg);
+        if (e) return;
+        long bad = 0;
+        for (int i = 0; i < NTOT; i++) {
+            switch (op) {
+            case CZ_CUDA_OP_SQR: cz_fp_sqr(&want[i], &a[i]); break;
+            case CZ_CUDA_OP_ADD: cz_fp_add(&want[i], &a[i], &b[i]); break;
+            case CZ_CUDA_OP_SUB: cz_fp_sub(&want[i], &a[i], &b[i]); break;
+            case CZ_CUDA_OP_NEG: cz_fp_neg(&want[i], &a[i]); break;
+            case CZ_CUDA_OP_DBL: cz_fp_dbl(&want[i], &a[i]); break;
+            case CZ_CUDA_OP_TO_MONT: cz_fp_to_mont(&want[i], &a[i]); break;
+            case CZ_CUDA_OP_FROM_MONT: cz_fp_from_mont(&want[i], &a[i]); break;
+            default: cz_fp_mul(&want[i], &a[i], &b[i]); break;
+            }
+            if (memcmp(&got[i], &want[i], sizeof want[i])) {
+                if (bad++ < 3)
+                    fprintf(stderr, "%s fp %s: element %d differs\n", where, opname[op], i);
+            }
+        }
+        CHECK_MSG(bad == 0, "%s fp %s: %ld of %d wrong", where, opname[op], bad, NTOT);
+    }
+}
+
+static void run_fp2(batch_fn fn, const char *where)
+{
+    static cz_fp2 a[NTOT], b[NTOT], got[NTOT], want[NTOT];
+    static cz_fp x[NTOT], y[NTOT];
+    char msg[256];
+    fill_fp(x, y); /* c0 from the edges/random, c1 from the same set shifted */
+    for (int i = 0; i < NTOT; i++) {
+        a[i].c0 = x[i];
+        a[i].c1 = y[(i + 7) % NTOT];
+        b[i].c0 = y[i];
+        b[i].c1 = x[(i * 13 + 5) % NTOT];
+    }
+    static const int ops[] = {CZ_CUDA_OP_MUL, CZ_CUDA_OP_SQR, CZ_CUDA_OP_ADD, CZ_CUDA_OP_SUB,
+                              CZ_CUDA_OP_NEG, CZ_CUDA_OP_DBL, CZ_CUDA_OP_MUL_XI};
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+        int op = ops[k];
+        cz_err e = fn(CZ_CUDA_FP2, op, got, a, b, NTOT, msg, sizeof msg);
+        CHECK_MSG(e == CZ_OK, "%s fp2 %s: %s", where, opname[op], msg);
+        if (e) return;
+        long bad = 0;
+        for (int i = 0; i < NTOT; i++) {
+            switch (op) {
+            case CZ_CUDA_OP_SQR: cz_fp2_sqr(&want[i], &a[i]); break;
+            case CZ_CUDA_OP_ADD: cz_fp2_add(&want[i], &a[i], &b[i]); break;
+            case CZ_CUDA_OP_SUB: cz_fp2_sub(&want[i], &a[i], &b[i]); break;
+            case CZ_CUDA_OP_NEG: cz_fp2_neg(&want[i], &a[i]); break;
+            case CZ_CUDA_OP_DBL: cz_fp2_dbl(&want[i], &a[i]); break;
+            case CZ_CUDA_OP_MUL_XI: cz_fp2_mul_by_xi(&want[i], &a[i]); break;
+            default: cz_fp2_mul(&want[i], &a[i], &b[i]); break;
+            }
+            if (memcmp(&got[i], &want[i], sizeof want[i])) {
+                if (bad++ < 3) fprintf(stderr, "%s fp2 %s: element %d differs\n", where, opname[op], i);
+            }
+        }
+        CHECK_MSG(bad == 0, "%s fp2 %s: %ld of %d wrong", where, opname[op], bad, NTOT);
+    }
+}
+#endif
+
+int main(void)
+{
+#if !CZ_HAVE_CUDA
+    printf("test_cuda_ff: SKIP (no CUDA device: built without nvcc)\n");
+    return 0;
+#else
+    cz_rng_seed(&rng, cz_test_seed("test_cuda_ff", 9));
+    run_fr(cz_cuda_ff_batch_host, "host");
+    run_fp(cz_cuda_ff_batch_host, "host");
+    run_fp2(cz_cuda_ff_batch_host, "host");
+    if (cz_cuda_device_count() == 0) {
+        printf("test_cuda_ff: SKIP (no CUDA device); the kernels' code compiled for the host was checked\n");
+        return cz_test_finish("test_cuda_ff");
+    }
+    run_fr(cz_cuda_ff_batch, "gpu");
+    run_fp(cz_cuda_ff_batch, "gpu");
+    run_fp2(cz_cuda_ff_batch, "gpu");
+    return cz_test_finish("test_cuda_ff");
+#endif
+}

@@ -1,0 +1,210 @@
+/* test_cuda_ntt.c — the CUDA NTT and H pipelines against src/poly/ntt.c and
+ * the provers' H steps (src/groth16/prover.c, prover_zkey.c), on fresh
+ * random vectors: forward, inverse, coset forward and coset inverse for
+ * generators 7 and 5 at sizes that take one, two and three passes, and both
+ * H pipelines. Every output element must equal the CPU's bit for bit.
+ *
+ * Without a device the kernels' code runs on the host (a host-memory domain,
+ * one tile at a time: small sizes and one three-pass size); with one, the
+ * GPU runs sizes up to 2^22. */
+#include <stdlib.h>
+#include <string.h>
+#include "testutil.h"
+#include "ff/ff.h"
+#include "poly/ntt.h"
+#if CZ_HAVE_CUDA
+#include "cuda/cz_cuda_ntt.h"
+#endif
+
+#if CZ_HAVE_CUDA
+static cz_rng rng;
+static cz_pool *pool;
+static int on_gpu;
+
+static void rand_vec(cz_fr *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) cz_fr_random(&v[i], &rng);
+    if (n > 3) { cz_fr_zero(&v[1]); cz_fr_one(&v[2]); cz_fr_neg(&v[3], &v[2]); } /* 0, 1, -1 */
+}
+
+static long diff(const cz_fr *a, const cz_fr *b, size_t n)
+{
+    long bad = 0;
+    for (size_t i = 0; i < n; i++) bad += memcmp(&a[i], &b[i], sizeof a[i]) != 0;
+    return bad;
+}
+
+/* run fn on the device copy (or in place on the host for the host domain) */
+static cz_err gpu_vecs(cz_fr **dv, cz_fr *const *hv, int nv, size_t n, char *msg, size_t msglen)
+{
+    for (int k = 0; k < nv; k++) {
+        if (!on_gpu) { dv[k] = hv[k]; continue; }
+        void *p;
+        cz_err e = cz_cuda_malloc(&p, n * sizeof(cz_fr), msg, msglen);
+        if (!e) e = cz_cuda_upload(p, hv[k], n * sizeof(cz_fr), msg, msglen);
+        if (e) return e;
+        dv[k] = p;
+    }
+    return CZ_OK;
+}
+
+static cz_err gpu_back(cz_fr *const *dv, cz_fr **hv, int nv, size_t n, char *msg, size_t msglen)
+{
+    if (!on_gpu) return CZ_OK;
+    cz_err e = cz_cuda_sync(msg, msglen);
+    for (int k = 0; k < nv && !e; k++) e = cz_cuda_download(hv[k], dv[k], n * sizeof(cz_fr), msg, msglen);
+    for (int k = 0; k < nv; k++) cz_cuda_free(dv[k]);
+    return e;
+}
+
+static cz_err make_domain(cz_cuda_ntt_domain **d, int log_n, uint64_t g, char *msg, size_t msglen)
+{
+    return on_gpu ? cz_cuda_ntt_domain_create(d, log_n, g, msg, msglen)
+                  : cz_cuda_ntt_domain_create_host(d, log_n, g, msg, msglen);
+}
+
+static const char *kname[] = {"forward", "inverse", "coset_forward", "coset_inverse"};
+
+static void check_transforms(int log_n, uint64_t g, int kinds)
+{
+    size_t n = (size_t)1 << log_n;
+    char msg[256];
+    cz_ntt_domain cd;
+    cz_cuda_ntt_domain *gd = NULL;
+    cz_fr *x = malloc(n * sizeof *x), *want = malloc(n * sizeof *want), *got = malloc(n * sizeof *got);
+    CHECK(x && want && got);
+    CHECK(cz_ntt_domain_init(&cd, log_n, g) == CZ_OK);
+    cz_err e = make_domain(&gd, log_n, g, msg, sizeof msg);
+    CHECK_MSG(e == CZ_OK, "domain 2^%d g=%llu: %s", log_n, (unsigned long long)g, msg);
+    for (int kind = 0; kind < 4 && !e; kind++) {
+        if (!(kinds & (1 << kind))) continue;
+        rand_vec(x, n);
+        memcpy(want, x, n * sizeof *x);
+        memcpy(got, x, n * sizeof *x);
+        switch (kind) {
+        case 0: cz_ntt_forward(&cd, want, pool); break;
+        case 1: cz_ntt_inverse(&cd, want, pool); break;
+        case 2: cz_ntt_coset_forward(&cd, want, pool); break;
+        default: cz_ntt_coset_inverse(&cd, want, pool); break;
+        }
+        cz_fr *dv[1], *hv[1] = {got};
+        e = gpu_vecs(dv, hv, 1, n, msg, sizeof msg);
+        if (!e) e = cz_cuda_ntt(gd, dv[0], kind, NULL, msg, sizeof msg);
+        if (!e) e = gpu_back(dv, hv, 1, n, msg, sizeof msg);
+        CHECK_MSG(e == CZ_OK, "%s 2^%d: %s", kname[kind], log_n, msg);
+        long bad = e ? -1 : diff(got, want, n);
+        CHECK_MSG(bad == 0, "%s %s 2^%d g=%llu: %ld of %zu elements differ", on_gpu ? "gpu" : "host",
+                  kname[kind], log_n, (unsigned long long)g, bad, n);
+    }
+    cz_cuda_ntt_domain_destroy(gd);
+    cz_ntt_domain_free(&cd);
+    free(x); free(want); free(got);
+}
+
+/* the CPU H steps, as the provers run them */
+static void cpu_h_bellperson(const cz_ntt_domain *d, cz_fr *a, cz_fr *b, cz_fr *c)
+{
+    size_t n = d->n;
+    cz_fr *v[3] = {a, b, c};
+    for (int k = 0; k < 3; k++) { cz_ntt_inverse(d, v[k], pool); cz_ntt_coset_forward(d, v[k], pool); }
+    cz_fr zinv, one;
+    uint64_t e = n;
+    cz_fr_pow(&zinv, &d->gen, &e, 1);
+    cz_fr_one(&one);
+    cz_fr_sub(&zinv, &zinv, &one);
+    cz_fr_inv(&zinv, &zinv);
+    for (size_t i = 0; i < n; i++) {
+        cz_fr_mul(&a[i], &a[i], &b[i]);
+        cz_fr_sub(&a[i], &a[i], &c[i]);
+        cz_fr_mul(&a[i], &a[i], &zinv);
+    }
+    cz_ntt_coset_inverse(d, a, pool);
+}
+
+static void cpu_h_snarkjs(const cz_ntt_domain *d, const cz_fr *w2n, cz_fr *a, cz_fr *b, cz_fr *c)
+{
+    size_t n = d->n;
+    for (size_t i = 0; i < n; i++) cz_fr_mul(&c[i], &a[i], &b[i]);
+    cz_fr *v[3] = {a, b, c};
+    for (int k = 0; k < 3; k++) {
+        cz_ntt_inverse(d, v[k], pool);
+        cz_ntt_scale_powers(v[k], n, w2n, pool);
+        cz_ntt_forward(d, v[k], pool);
+    }
+    for (size_t i = 0; i < n; i++) {
+        cz_fr_mul(&a[i], &a[i], &b[i]);
+        cz_fr_sub(&a[i], &a[i], &c[i]);
+    }
+}
+
+static void check_h(int log_n, uint64_t g, int snarkjs)
+{
+    size_t n = (size_t)1 << log_n;
+    char msg[256];
+    cz_ntt_domain cd, cd2;
+    cz_cuda_ntt_domain *gd = NULL;
+    cz_fr *w = malloc(3 * n * sizeof *w), *h = malloc(3 * n * sizeof *h);
+    CHECK(w && h);
+    CHECK(cz_ntt_domain_init(&cd, log_n, g) == CZ_OK);
+    CHECK(cz_ntt_domain_init(&cd2, log_n + 1, g) == CZ_OK);
+    rand_vec(w, 3 * n);
+    memcpy(h, w, 3 * n * sizeof *w);
+    if (snarkjs) cpu_h_snarkjs(&cd, &cd2.omega, w, w + n, w + 2 * n);
+    else cpu_h_bellperson(&cd, w, w + n, w + 2 * n);
+    cz_err e = make_domain(&gd, log_n, g, msg, sizeof msg);
+    cz_fr *dv[3], *hv[3] = {h, h + n, h + 2 * n};
+    if (!e) e = gpu_vecs(dv, hv, 3, n, msg, sizeof msg);
+    if (!e) e = snarkjs ? cz_cuda_h_snarkjs(gd, dv[0], dv[1], dv[2], NULL, msg, sizeof msg)
+                        : cz_cuda_h_bellperson(gd, dv[0], dv[1], dv[2], NULL, msg, sizeof msg);
+    if (!e) e = gpu_back(dv, hv, 3, n, msg, sizeof msg);
+    const char *name = snarkjs ? "h_snarkjs" : "h_bellperson";
+    CHECK_MSG(e == CZ_OK, "%s 2^%d: %s", name, log_n, msg);
+    long bad = e ? -1 : diff(h, w, n);
+    CHECK_MSG(bad == 0, "%s %s 2^%d g=%llu: %ld of %zu elements of h differ", on_gpu ? "gpu" : "host", name,
+              log_n, (unsigned long long)g, bad, n);
+    cz_cuda_ntt_domain_destroy(gd);
+    cz_ntt_domain_free(&cd);
+    cz_ntt_domain_free(&cd2);
+    free(w); free(h);
+}
+#endif
+
+int main(void)
+{
+#if !CZ_HAVE_CUDA
+    printf("test_cuda_ntt: SKIP (no CUDA device: built without nvcc)\n");
+    return 0;
+#else
+    cz_rng_seed(&rng, cz_test_seed("test_cuda_ntt", 27));
+    CHECK(cz_pool_create(&pool, 8) == CZ_OK);
+    if (cz_cuda_device_count() == 0) {
+        /* host run of the kernels' code: one pass (<= 2^11), two, three (2^21) */
+        static const int host_sizes[] = {1, 2, 5, 10, 11, 12, 14};
+        for (size_t i = 0; i < sizeof host_sizes / sizeof host_sizes[0]; i++) {
+            check_transforms(host_sizes[i], 7, 15);
+            check_transforms(host_sizes[i], 5, 15);
+        }
+        check_transforms(21, 7, 1 << 3);
+        check_h(10, 7, 0);
+        check_h(13, 7, 0);
+        check_h(10, 5, 1);
+        check_h(13, 5, 1);
+        printf("test_cuda_ntt: SKIP (no CUDA device); the kernels' code run on the host was checked\n");
+        cz_pool_destroy(pool);
+        return cz_test_finish("test_cuda_ntt");
+    }
+    on_gpu = 1;
+    static const int gpu_sizes[] = {1, 2, 5, 10, 11, 12, 15, 16, 19, 20, 21, 22};
+    for (size_t i = 0; i < sizeof gpu_sizes / sizeof gpu_sizes[0]; i++) {
+        check_transforms(gpu_sizes[i], 7, 15);
+        check_transforms(gpu_sizes[i], 5, 15);
+    }
+    static const int h_sizes[] = {10, 12, 16, 21};
+    for (size_t i = 0; i < sizeof h_sizes / sizeof h_sizes[0]; i++) {
+        check_h(h_sizes[i], 7, 0);
+        check_h(h_sizes[i], 5, 1);
+    }
+    cz_pool_destroy(pool);
+    return cz_test_finish("test_cuda_ntt");
+#endif
+}

@@ -18,7 +18,6 @@
 #include "util/rng.h"
 #include "util/toml.h"
 
-#define ITERATIONS 40000
 #define MAX_INPUT 4096
 #define MAX_CORPUS 256
 
@@ -240,6 +239,7 @@ static void on_warn(void *ctx, const char *text)
 int main(void)
 {
     uint64_t seed = cz_test_seed("fuzz_toml", 0x70a1c0f1ull);
+    const long ITERATIONS = cz_fuzz_count("fuzz_toml", "inputs", 40000);
     cz_rng r;
     cz_rng_seed(&r, seed);
 

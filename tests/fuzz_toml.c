@@ -313,7 +313,7 @@ int main(void)
     free(out.p);
     for (size_t i = 0; i < ncorpus; i++)
         free(corpus[i]);
-    printf("fuzz_toml: %d inputs: toml %ld accepted, %ld refused; config %ld accepted, %ld refused, "
+    printf("fuzz_toml: %ld inputs: toml %ld accepted, %ld refused; config %ld accepted, %ld refused, "
            "%ld warnings; corpus %zu\n",
            ITERATIONS, accepted, refused, cfg_ok, cfg_bad, warnings_seen, ncorpus);
     CHECK(accepted > ITERATIONS / 50 && refused > ITERATIONS / 50);

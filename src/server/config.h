@@ -9,7 +9,11 @@
  * An unknown section or key is not an error: warn(ctx, text) is called with a
  * line naming "section.key" and the line number, and parsing goes on. A value
  * of the wrong type or out of range is an error whose message names the key and
- * the line. Sizes are in bytes, durations in milliseconds. Fields may be added
+ * the line (CZ_ERR_INVALID_ARG; a TOML syntax error is CZ_ERR_PARSE). Sizes are
+ * in bytes, durations in milliseconds; log_level is one of trace, debug, info,
+ * warn, error, off and log_format is "text" or "json". gpu_workers_per_device,
+ * synthesis_lookahead and synthesis_concurrency are at least 1 and a
+ * max_parallel_synthesis of 0 reads as 18, as in the reference. Fields may be added
  * at the end of the struct; existing ones keep their names. */
 #ifndef CZ_SERVER_CONFIG_H
 #define CZ_SERVER_CONFIG_H
@@ -43,6 +47,9 @@ typedef struct cz_config {
         max_gpu_queue_depth;
     /* [logging] */
     char log_level[16], log_format[8];
+    /* added after the first version */
+    int pipeline_slot_size;   /* [pipeline] slot_size: a reference key, 0 = off */
+    int synthesis_throttle;   /* [synthesis] throttle: ours, the cooperative throttle, default on */
 } cz_config;
 
 /* every field to its documented default */

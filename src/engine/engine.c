@@ -751,7 +751,7 @@ static job *live_attempt(cz_engine *e, const char *rid)
 cz_err cz_engine_submit(cz_engine *e, const cz_job_request *r, char job_id[CZ_JOB_ID_MAX], uint32_t *queue_pos,
                         int *attached, char *msg, size_t msglen)
 {
-    int prio;
+    int prio = CZ_PRIO_NORMAL;
     cz_err err = validate(r, &prio, msg, msglen);
     if (err) return err;
     uint32_t qp = 0;

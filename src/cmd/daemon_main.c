@@ -278,7 +278,12 @@ int main(int argc, char **argv)
         struct timespec ts = {0, 20 * 1000000L};
         nanosleep(&ts, NULL);
     }
-    if (left) logf_(3, "shutdown timeout: cancelling %u job(s)", left);
+    if (left) {
+        logf_(3, "shutdown timeout: cancelling %u job(s)", left);
+    } else { /* let the last answers go out */
+        double rest = (double)cfg.shutdown_timeout_ms - (cz_now_ms() - t0);
+        cz_rpc_wait_calls(srv, rest > 1000 ? 1000 : rest > 0 ? (uint64_t)rest : 0);
+    }
     cz_rpc_cancel_all(srv);
     cz_engine_destroy(e);
     cz_rpc_destroy(srv);

@@ -112,7 +112,7 @@ cz_err cz__cache_acquire(cz_circuit_cache *c, const char *id, cz_circuit **out, 
         } else {
             snprintf(p1, sizeof p1, "%s/%s.zkey", c->dir, id);
             if (!is_file(p1))
-                return cz_fail(CZ_ERR_NOT_FOUND, msg, msglen,
+                return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen,
                                "circuit_id: unknown circuit %s (no %s.params + %s.pce or %s.zkey in the parameter cache)",
                                id, id, id, id);
             type = CZ_CIRC_ZKEY;
@@ -220,7 +220,6 @@ cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64
     pthread_mutex_lock(&c->mu);
     while (ci->loading) pthread_cond_wait(&c->cv, &c->mu);
     if (ci->loaded) {
-        ci->evict_pending = 0;
         pthread_mutex_unlock(&c->mu);
         if (already) *already = 1;
         if (load_ms) *load_ms = 0;

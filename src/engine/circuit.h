@@ -68,7 +68,8 @@ void cz__cache_destroy(cz_circuit_cache *c);
  * fills *log2 and *partitions, else sets *partitions = 0 */
 cz_err cz__circuit_check_id(const char *id, cz_circuit_type *type, int *log2, int *partitions, char *msg,
                             size_t msglen);
-/* resolves id (finding its files: CZ_ERR_NOT_FOUND if there are none) and
+/* resolves id (finding its files: CZ_ERR_INVALID_ARG naming circuit_id if there
+ * are none) and
  * takes a reference to its entry, creating it unloaded if new */
 cz_err cz__cache_acquire(cz_circuit_cache *c, const char *id, cz_circuit **out, char *msg, size_t msglen);
 void cz__cache_release(cz_circuit_cache *c, cz_circuit *ci);

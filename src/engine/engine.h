@@ -108,8 +108,8 @@ void cz_engine_destroy(cz_engine *e);
  * completed (and not yet pruned) returns that job (*attached = 1); a failed
  * or cancelled one starts a new attempt. Errors: CZ_ERR_INVALID_ARG with
  * msg naming the field ("circuit_id: ..."), CZ_ERR_UNSUPPORTED for a kind
- * that is not implemented, CZ_ERR_NOT_FOUND for a circuit whose files are
- * missing (msg names circuit_id too). queue_pos: jobs that start before
+ * that is not implemented (a circuit whose files are missing is an
+ * INVALID_ARG naming circuit_id too). queue_pos: jobs that start before
  * this one (0 when it is running). Either out pointer may be NULL. */
 cz_err cz_engine_submit(cz_engine *e, const cz_job_request *r, char job_id[CZ_JOB_ID_MAX], uint32_t *queue_pos,
                         int *attached, char *msg, size_t msglen);

@@ -704,6 +704,16 @@ void cz_rpc_stop_accepting(cz_rpc_server *s)
     grpc_server_shutdown_and_notify(s->srv, s->cq, &s->t_shutdown);
 }
 
+int cz_rpc_wait_calls(cz_rpc_server *s, uint64_t timeout_ms)
+{
+    double t0 = cz_now_ms();
+    while (!atomic_load(&s->shutdown_done) && cz_now_ms() - t0 < (double)timeout_ms) {
+        struct timespec ts = {0, 5 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    return atomic_load(&s->shutdown_done);
+}
+
 void cz_rpc_cancel_all(cz_rpc_server *s)
 {
     pthread_mutex_lock(&s->mu);

@@ -408,7 +408,7 @@ def t_disconnect(d, cc, tmp):
 
 def t_synth_failure(d, cc, tmp):
     v = list(cc.g_values)
-    v[-1] = (v[-1] + 1) % R  # an auxiliary value off by one: the witness parses but does not satisfy
+    v[1] = (v[1] + 1) % R  # a public input off by one: the witness parses but breaks its binding row
     a = d.c.Prove(pb.ProveRequest(submit=generic_request("g", wtns_bytes(v), request_id="bad")), timeout=HANG).result
     check(a.status == S.FAILED, "an unsatisfying witness fails the job (%s)" % a.status)
     check("synthesis failed" in a.error_message and "constraint" in a.error_message,

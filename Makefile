@@ -1,10 +1,16 @@
-# Front door: make build | run | test | bench. Each target first runs
+# Front door: make build | run | test | bench | install. Each target first runs
 # scripts/bootstrap, which installs only what is missing.
+# make install builds, then copies the binaries (cuzk, cuzk-bench, and
+# cuzk-daemon when built) to $(PREFIX)/bin, cuzk.example.toml to
+# $(PREFIX)/share/cuzk and the systemd unit to $(PREFIX)/lib/systemd/system,
+# all under $(DESTDIR) when set; install-files does the copy alone.
 BUILD ?= build
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc)
+PREFIX ?= /usr/local
+DESTDIR ?=
 
-.PHONY: all bootstrap build run test bench clean
+.PHONY: all bootstrap build run test bench install install-files clean
 
 all: build
 
@@ -23,6 +29,12 @@ test: build
 
 bench: build
 	$(BUILD)/bin/cuzk-bench --json $(BUILD)/bench.json
+
+install: build
+	@$(MAKE) --no-print-directory install-files
+
+install-files:
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
 	rm -rf $(BUILD)

@@ -3,6 +3,7 @@
  *
  *   cuzk-bench [--quick] [--filter SUBSTR] [--batches N] [--reps N] [--json FILE]
  *              [--markdown]
+ *   cuzk-bench waterfall LOG [--svg OUT.svg] [--json OUT.json]   (waterfall.c)
  *
  * --filter keeps the ops whose "group/op" name contains SUBSTR; --quick uses
  * shorter and fewer batches (for smoke tests); --markdown prints the results
@@ -24,6 +25,7 @@
 #include "bench.h"
 #include "ff/ff_asm.h"
 #include "util/cpu.h"
+#include "waterfall.h"
 
 #ifndef CZ_HAVE_ADX_ASM
 #define CZ_HAVE_ADX_ASM 0
@@ -381,6 +383,8 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "waterfall"))
+        return cz_bench_waterfall_main(argc - 1, argv + 1);
     static cz_bench b;
     const char *json = NULL;
     int quick = 0, batches = 0, markdown = 0, reps = 0;

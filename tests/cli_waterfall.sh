@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# cli_waterfall.sh — `cuzk-bench waterfall` on logs whose statistics were
+# worked out by hand (tests/data/waterfall/crafted.log: the expected values
+# are derived in the comments below), on a log of malformed lines, on a big
+# generated log, and on bad invocations. The SVG must be well-formed XML with
+# one bar per stage of each partition.
+set -u
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+data="$SRC/tests/data/waterfall"
+wfb() { "$CUZK_BENCH" waterfall "$@"; }
+
+wfb "$data/crafted.log" --svg "$tmp/w.svg" --json "$tmp/w.json" >"$tmp/out" 2>&1 \
+    || { echo "waterfall failed on crafted.log"; cat "$tmp/out"; fail=1; }
+
+# crafted.log, by hand: synthesis 100 (A0), 200 (A1), 300 (B0), 230 (B1);
+# queue wait 10, 0, 50, 180; gpu prep 10, 0, 10, 10; gpu 100, 100, 100, 200.
+# Nearest rank over 4 values: p50 = 2nd, p90 = p99 = 4th smallest.
+# Busy window 120..820 = 700 ms. Worker 0: [120,220] [460,560] = 200 ms
+# (28.571 %), one gap of 240. Worker 1: [200,300] [620,820] = 300 ms
+# (42.857 %), one gap of 320. Union: [120,300] [460,560] [620,820] = 480 ms
+# (68.571 %), gaps 160 + 60. Queue: [100,110) [400,450) [430,610) (A1 is
+# picked up at once): max 2, mean (10 + 50 + 180) / 820 = 0.293.
+# Two proofs done (job-c never finishes) by 820 ms: 146.341 proofs/min.
+check() { grep -qF -- "$1" "$tmp/out" || { echo "report lacks: $1"; fail=1; }; }
+check "synthesis                   4        200        300        300    207.500        300"
+check "queue wait                  4         10        180        180         60        180"
+check "gpu                         4        100        200        200        125        200"
+check "gpu.ntt_ms                  2         30         40         40         35         40"
+check "worker 0      2 partitions, busy 200 ms (28.6%), gaps 1 (total 240 ms, largest 240 ms)"
+check "worker 1      2 partitions, busy 300 ms (42.9%), gaps 1 (total 320 ms, largest 320 ms)"
+check "overall    busy 480 ms (68.6%)"
+check "idle gaps (no worker busy): 2, total 220 ms, largest 160 ms"
+check "queue depth: max 2, mean 0.293"
+check "throughput: 2 proofs, 4 partitions in 820 ms: 146.341 proofs/min (0.410 s/proof)"
+check "malformed: 0, unknown events: 1"
+check "jobs: 3, partitions finished: 4, unfinished: 1, GPU workers: 2, synthesis slots: 2"
+
+if command -v python3 >/dev/null; then
+  python3 - "$tmp/w.json" "$tmp/w.svg" <<'PY' || fail=1
+import json, sys, xml.dom.minidom
+d = json.load(open(sys.argv[1]))
+s = d["stages"]
+assert (s["synthesis"]["p50"], s["synthesis"]["p90"], s["synthesis"]["p99"]) == (200, 300, 300), s
+assert (s["queue wait"]["p50"], s["queue wait"]["p90"]) == (10, 180), s
+assert (s["gpu prep"]["p50"], s["gpu"]["p50"], s["gpu"]["p90"]) == (10, 100, 200), s
+assert (s["gpu.msm_ms"]["p50"], s["gpu.msm_ms"]["n"]) == (50, 2), s
+g = d["gpu"]
+assert g["window_ms"] == [120, 820] and g["busy_ms"] == 480 and g["busy_pct"] == 68.571, g
+assert g["gaps"] == {"count": 2, "total_ms": 220, "largest_ms": 160}, g
+w = {x["worker"]: x for x in g["workers"]}
+assert w[0]["busy_pct"] == 28.571 and w[1]["busy_pct"] == 42.857, w
+assert w[0]["gaps"]["count"] == 1 and w[1]["gaps"]["largest_ms"] == 320, w
+q = d["queue_depth"]
+assert q["max"] == 2 and q["mean"] == 0.293, q
+assert q["series"] == [[100, 1], [110, 0], [400, 1], [430, 2], [450, 1], [610, 0]], q
+t = d["throughput"]
+assert (t["proofs"], t["partitions"], t["span_ms"], t["proofs_per_min"]) == (2, 4, 820, 146.341), t
+assert d["synthesis_slots"] == 2 and d["malformed"] == 0 and d["unknown_events"] == 1, d
+svg = xml.dom.minidom.parse(sys.argv[2])
+rects = svg.getElementsByTagName("rect")
+bars = [r for r in rects if r.getElementsByTagName("title")]
+assert len(bars) == 8, len(bars)  # 4 GPU bars + 4 synthesis bars
+titles = sorted(b.getElementsByTagName("title")[0].firstChild.data for b in bars)
+assert "job-b partition 1 gpu 200 ms" in titles, titles
+assert "job-b partition 1 synthesis 230 ms" in titles, titles
+PY
+else
+  [ "$(grep -c '<title>' "$tmp/w.svg")" = 8 ] || { echo "svg: expected 8 bars"; fail=1; }
+  tail -n 1 "$tmp/w.svg" | grep -q '</svg>' || { echo "svg not closed"; fail=1; }
+fi
+
+# malformed lines: counted, reported with line numbers, and the rest still used
+wfb "$data/malformed.log" --json "$tmp/m.json" >"$tmp/mout" 2>&1 \
+    || { echo "waterfall failed on malformed.log"; cat "$tmp/mout"; fail=1; }
+grep -q "malformed: 16" "$tmp/mout" || { echo "malformed count wrong"; cat "$tmp/mout"; fail=1; }
+grep -q "malformed line 4: the time is not a number" "$tmp/mout" || { echo "no line 4 report"; fail=1; }
+grep -q "and 6 more malformed lines" "$tmp/mout" || { echo "no overflow note"; fail=1; }
+grep -q "partitions finished: 1" "$tmp/mout" || { echo "good lines lost"; fail=1; }
+if command -v python3 >/dev/null; then
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["malformed"]==16 and len(d["malformed_lines"])==10, d' "$tmp/m.json" || fail=1
+fi
+
+# a big generated log: 200 jobs x 10 partitions, 2 workers, finishes quickly
+awk 'BEGIN { srand(7); t = 0;
+  for (j = 0; j < 200; j++) for (p = 0; p < 10; p++) {
+    s = t + int(rand() * 50); e = s + 100 + int(rand() * 100);
+    w = (j * 10 + p) % 2; g = e + int(rand() * 20); h = g + 5; x = h + 30 + int(rand() * 10);
+    printf "TIMELINE,%d,SYNTH_START,j%d,partition=%d\n", s, j, p;
+    printf "TIMELINE,%d,SYNTH_END,j%d,partition=%d,synth_ms=%d\n", e, j, p, e - s;
+    printf "TIMELINE,%d,GPU_QUEUE,j%d,partition=%d\n", e, j, p;
+    printf "TIMELINE,%d,GPU_PICKUP,j%d,worker=%d,partition=%d\n", g, j, w, p;
+    printf "TIMELINE,%d,GPU_START,j%d,worker=%d,partition=%d\n", h, j, w, p;
+    printf "TIMELINE,%d,GPU_END,j%d,worker=%d,partition=%d,gpu_ms=%d\n", x, j, w, p, x - h;
+    t += 20 } }' >"$tmp/big.log"
+wfb "$tmp/big.log" --svg "$tmp/big.svg" --json "$tmp/big.json" >"$tmp/bout" 2>&1 \
+    || { echo "waterfall failed on big.log"; tail "$tmp/bout"; fail=1; }
+grep -q "jobs: 200, partitions finished: 2000, unfinished: 0, GPU workers: 2" "$tmp/bout" \
+    || { echo "big.log summary wrong"; head "$tmp/bout"; fail=1; }
+grep -q "throughput: 200 proofs" "$tmp/bout" || { echo "big.log throughput wrong"; fail=1; }
+if command -v python3 >/dev/null; then
+  python3 -c 'import xml.dom.minidom,sys; xml.dom.minidom.parse(sys.argv[1])' "$tmp/big.svg" \
+      || { echo "big.svg is not well-formed"; fail=1; }
+fi
+
+# binary noise is not a crash
+head -c 20000 "$CUZK_BENCH" >"$tmp/noise.log"
+printf 'TIMELINE,1,GPU_END,x,worker=0,partition=0,gpu_ms=1\n' >>"$tmp/noise.log"
+wfb "$tmp/noise.log" >/dev/null 2>&1; rc=$?
+[ $rc -le 1 ] || { echo "noise log: exit $rc"; fail=1; }
+
+# bad invocations
+: >"$tmp/empty.log"
+wfb "$tmp/empty.log" >"$tmp/e" 2>&1 && { echo "an empty log should fail"; fail=1; }
+grep -q "no usable TIMELINE events" "$tmp/e" || { echo "empty log: no message"; fail=1; }
+wfb "$tmp/nonexistent.log" >/dev/null 2>&1; [ $? = 1 ] || { echo "missing log: want exit 1"; fail=1; }
+wfb >/dev/null 2>&1; [ $? = 2 ] || { echo "no LOG: want exit 2"; fail=1; }
+wfb "$data/crafted.log" --bogus >/dev/null 2>&1; [ $? = 2 ] || { echo "bad option: want exit 2"; fail=1; }
+wfb "$data/crafted.log" --svg "$tmp/no/such/dir/x.svg" >/dev/null 2>&1 \
+    && { echo "unwritable svg should fail"; fail=1; }
+
+[ $fail = 0 ] && echo "cli_waterfall: ok"
+exit $fail

@@ -175,6 +175,15 @@ int main(int argc, char **argv)
     if (upath) {
         struct stat st;
         if (!*upath) { fprintf(stderr, "cuzk-daemon: listen: empty unix socket path\n"); return 2; }
+        char parent[sizeof cfg.listen];
+        snprintf(parent, sizeof parent, "%.*s", (int)sizeof parent - 1, upath);
+        char *slash = strrchr(parent, '/');
+        if (slash && slash != parent) *slash = 0;
+        else snprintf(parent, sizeof parent, "%s", slash ? "/" : ".");
+        if (stat(parent, &st) || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "cuzk-daemon: cannot listen on %s: folder %s does not exist\n", cfg.listen, parent);
+            return 1;
+        }
         if (lstat(upath, &st) == 0) {
             if (!S_ISSOCK(st.st_mode)) {
                 fprintf(stderr, "cuzk-daemon: cannot listen on %s: %s exists and is not a socket\n", cfg.listen, upath);

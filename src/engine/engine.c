@@ -340,18 +340,29 @@ static cz_watch *finish(cz_engine *e, job *j, cz_job_state st, const char *err)
     maybe_release(e, j);
     cz_watch *w = j->watches;
     j->watches = NULL;
-    for (cz_watch *x = w; x; x = x->next) x->armed = 0;
+    for (cz_watch *x = w; x; x = x->next) { /* the job stays until its callbacks have run (fire) */
+        x->armed = 0;
+        j->waiters++;
+    }
     pthread_cond_broadcast(&e->done_cv);
     pthread_cond_broadcast(&e->synth_cv); /* room may have appeared */
     return w;
 }
 
-static void run_watches(cz_watch *w)
+/* runs the watches finish() returned, with e->mu not held */
+static void fire(cz_engine *e, job *j, cz_watch *w)
 {
+    unsigned n = 0;
     while (w) {
-        cz_watch *n = w->next;
+        cz_watch *next = w->next;
         w->cb(w); /* may free w */
-        w = n;
+        w = next;
+        n++;
+    }
+    if (n) {
+        pthread_mutex_lock(&e->mu);
+        j->waiters -= n;
+        pthread_mutex_unlock(&e->mu);
     }
 }
 
@@ -449,7 +460,7 @@ static void *synth_main(void *arg)
         pthread_cond_broadcast(&e->synth_cv);
         if (fired) {
             pthread_mutex_unlock(&e->mu);
-            run_watches(fired);
+            fire(e, j, fired);
             pthread_mutex_lock(&e->mu);
         }
     }
@@ -526,7 +537,7 @@ static void *prove_main(void *arg)
         part_gone(e, j);
         if (fired) {
             pthread_mutex_unlock(&e->mu);
-            run_watches(fired);
+            fire(e, j, fired);
             pthread_mutex_lock(&e->mu);
         }
     }
@@ -637,26 +648,28 @@ nothread:
 void cz_engine_destroy(cz_engine *e)
 {
     if (!e) return;
-    cz_watch *fired = NULL;
+    /* first every engine thread stops (a worker ends the stage it is in) */
     pthread_mutex_lock(&e->mu);
-    for (job *j = e->all; j; j = j->all_next) { /* whoever still waits hears CANCELLED */
-        cz_watch *w = finish(e, j, CZ_JOB_CANCELLED, "the engine is shutting down");
-        while (w) {
-            cz_watch *n = w->next;
-            w->next = fired;
-            fired = w;
-            w = n;
-        }
+    for (job *j = e->all; j; j = j->all_next) { /* nothing new starts meanwhile */
+        sq_remove(e, j);
     }
     e->stop = 1;
     pthread_cond_broadcast(&e->synth_cv);
     pthread_cond_broadcast(&e->prove_cv);
     pthread_cond_broadcast(&e->jan_cv);
     pthread_mutex_unlock(&e->mu);
-    run_watches(fired);
     for (unsigned i = 0; i < e->synth_started; i++) pthread_join(e->synth_th[i], NULL);
     for (unsigned i = 0; i < e->prove_started; i++) pthread_join(e->prove_th[i], NULL);
     if (e->jan_started) pthread_join(e->jan_th, NULL);
+    /* then whoever still waits hears CANCELLED (callers' awaits must be gone by now) */
+    pthread_mutex_lock(&e->mu);
+    for (job *j = e->all; j; j = j->all_next) {
+        cz_watch *w = finish(e, j, CZ_JOB_CANCELLED, "the engine is shutting down");
+        pthread_mutex_unlock(&e->mu);
+        fire(e, j, w);
+        pthread_mutex_lock(&e->mu);
+    }
+    pthread_mutex_unlock(&e->mu);
     /* awaiters in other threads must be gone before this point (caller's duty) */
     for (int l = 0; l < N_LEVELS; l++) {
         part *p = e->pq[l].head;
@@ -949,7 +962,7 @@ cz_err cz_engine_cancel(cz_engine *e, const char *job_id, int *was_running)
     *was_running = j->state == CZ_JOB_SYNTHESIZING || j->state == CZ_JOB_PROVING;
     cz_watch *fired = finish(e, j, CZ_JOB_CANCELLED, "cancelled");
     pthread_mutex_unlock(&e->mu);
-    run_watches(fired);
+    fire(e, j, fired);
     return CZ_OK;
 }
 

@@ -336,6 +336,18 @@ def t_many(d, cc, tmp):
     check(status(d).total_proofs_completed == n, "status counts %d" % n)
 
 
+def t_thousand(d, cc, tmp):
+    d.pause()
+    ids = [submit(d, synth_req("synth-5-1", rid="k-%d" % i)).job_id for i in range(1000)]
+    check(len(set(ids)) == 1000, "1000 queued jobs accepted")
+    m = d.c.GetMetrics(pb.GetMetricsRequest(), timeout=HANG).prometheus_text
+    check("cuzk_queue_depth 1000" in m, "all 1000 are queued")
+    d.resume()
+    res = [await_(d, j) for j in ids]
+    check(all(r.status == S.COMPLETED and len(r.proof) == 192 for r in res), "all 1000 drained and completed")
+    check(status(d).total_proofs_completed == 1000, "status counts 1000")
+
+
 def t_bad_requests(d, cc, tmp):
     c = d.c
     IA = grpc.StatusCode.INVALID_ARGUMENT

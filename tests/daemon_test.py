@@ -29,6 +29,7 @@ from cuzk_client import Client, generic_request, pb
 
 CUZK = os.environ.get("CUZK", "build/bin/cuzk")
 DAEMON = os.environ.get("CUZK_DAEMON", "build/bin/cuzk-daemon")
+BENCH = os.environ.get("CUZK_BENCH", "build/bin/cuzk-bench")
 R = 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
 HANG = 120  # seconds: a hang guard, never a verdict
 
@@ -502,6 +503,24 @@ def t_sigterm(d, cc, tmp):
     check(d2.stop(signal.SIGINT) == 0, "SIGINT with a held job: exit 0 after the timeout")
     check("cancelling 1 job" in open(d2.err_path).read(), "the held job was cancelled at the timeout")
     d.p = None
+
+
+def t_bench_batch(d, cc, tmp):
+    wpath = os.path.join(tmp, "g.bin")
+    open(wpath, "wb").write(cc.g_witness)
+    p = subprocess.run([BENCH, "batch", "-a", d.addr, "-c", "6", "-j", "3", "--preload", "g",
+                        "synth:synth-8-2", "generic:g:" + wpath], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=HANG)
+    print(p.stdout)
+    check(p.returncode == 0, "cuzk-bench batch exits 0")
+    lines = [l for l in p.stdout.splitlines() if l.startswith("[")]
+    check(len(lines) == 6 and all(re.match(r"^\[\d/6\] COMPLETED \u2014 [\d.]+s \(prove=\d+ ms, queue=\d+ ms\)", l)
+                                  for l in lines), "six per-proof lines in the reference's form")
+    check("completed 6, failed 0" in p.stdout and "throughput:" in p.stdout, "the summary")
+    p = subprocess.run([BENCH, "batch", "-a", d.addr, "-t", "generic", "--circuit-id", "nosuch", "--witness", wpath],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=HANG)
+    check(p.returncode == 1 and "FAILED" in p.stdout and "circuit_id" in p.stdout, "a refused proof is a failure")
+    check(status(d).total_proofs_completed == 6, "six proofs made")
 
 
 TESTS = {n[2:]: f for n, f in globals().items() if n.startswith("t_")}

@@ -523,6 +523,33 @@ def t_bench_batch(d, cc, tmp):
     check(status(d).total_proofs_completed == 6, "six proofs made")
 
 
+def t_tcp(d, cc, tmp):
+    # loopback TCP, the port chosen by the system
+    p = subprocess.Popen([DAEMON, "-c", d.cfg, "-l", "127.0.0.1:0"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    ready = p.stdout.readline()
+    m = re.search(r"listening on 127\.0\.0\.1:(\d+)", ready)
+    check(m is not None, "ready line names the chosen port: %r" % ready)
+    port = m.group(1) if m else "1"
+    c = Client("127.0.0.1:" + port)
+    r = c.Prove(pb.ProveRequest(submit=generic_request("g", cc.g_witness)), timeout=HANG).result
+    check(r.status == S.COMPLETED and cc.verify(r.proof, tmp), "a proof over TCP")
+    c.close()
+    q = subprocess.run([DAEMON, "-c", d.cfg, "-l", "127.0.0.1:" + port], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=HANG)
+    check(q.returncode == 1 and "in use" in q.stderr, "a second daemon on the port: exit 1, %s" % q.stderr.strip())
+    p.send_signal(signal.SIGTERM)
+    check(p.wait(HANG) == 0, "the TCP daemon stops with exit 0")
+    check("unauthenticated" not in p.stderr.read(), "no warning on loopback")
+    # any address: a warning that the API is unauthenticated
+    p = subprocess.Popen([DAEMON, "-c", d.cfg, "-l", "0.0.0.0:0"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    check("ready" in p.stdout.readline(), "listens on 0.0.0.0")
+    p.send_signal(signal.SIGTERM)
+    check(p.wait(HANG) == 0, "and stops with exit 0")
+    check("unauthenticated" in p.stderr.read(), "with a warning that the API is unauthenticated")
+
+
 TESTS = {n[2:]: f for n, f in globals().items() if n.startswith("t_")}
 EXTRA = {"bad_requests": 'max_message_size = "1MiB"\n'}
 

@@ -244,6 +244,12 @@ int main(int argc, char **argv)
         return 1;
     }
     /* ready only once the socket accepts */
+    char shown[600];
+    snprintf(shown, sizeof shown, "%s", cfg.listen);
+    if (!upath && !strcmp(port, "0")) { /* port 0: the one the system chose */
+        snprintf(port, sizeof port, "%d", cz_rpc_port(srv));
+        snprintf(shown, sizeof shown, "%s%s%s:%s", strchr(host, ':') ? "[" : "", host, strchr(host, ':') ? "]" : "", port);
+    }
     int up = -1;
     for (int i = 0; i < 500 && up; i++) {
         up = upath ? connect_unix(upath) : connect_tcp(host, port);
@@ -263,7 +269,7 @@ int main(int argc, char **argv)
     if (upath && chmod(upath, 0660)) logf_(3, "chmod 0660 %s: %s", upath, strerror(errno));
     logf_(2, "param_cache %s, %d synthesis worker(s), 1 CPU proving worker (%s threads), verify_proofs %s",
           eo.param_cache, eo.synthesis_workers, eo.prove_threads ? "configured" : "all CPU", eo.verify_proofs ? "on" : "off");
-    printf("cuzk-daemon: ready, listening on %s (pid %d, CPU backend)\n", cfg.listen, (int)getpid());
+    printf("cuzk-daemon: ready, listening on %s (pid %d, CPU backend)\n", shown, (int)getpid());
     fflush(stdout);
 
     for (;;) {

@@ -102,6 +102,7 @@ struct cz_rpc_server {
     call *timers;                /* CQ thread only */
     atomic_int shutdown_done, accepting;
     int engine_off;              /* under mu: the engine may be gone, leave it alone */
+    int port;                    /* the bound TCP port (0 for a unix socket) */
     atomic_int preloads;         /* preload threads running */
     tag t_shutdown;
 };
@@ -685,6 +686,7 @@ cz_err cz_rpc_start(cz_rpc_server **out, cz_engine *e, const cz_rpc_opts *o, cha
         free(s);
         return cz_fail(CZ_ERR_IO, msg, msglen, "cannot listen on %s (address in use or invalid)", o->listen);
     }
+    s->port = strncmp(o->listen, "unix:", 5) ? port : 0;
     grpc_server_start(s->srv);
     atomic_store(&s->accepting, 1);
     for (int i = 0; i < 32; i++) arm_request(s); /* calls accepted at once */
@@ -697,6 +699,8 @@ cz_err cz_rpc_start(cz_rpc_server **out, cz_engine *e, const cz_rpc_opts *o, cha
     *out = s;
     return CZ_OK;
 }
+
+int cz_rpc_port(const cz_rpc_server *s) { return s->port; }
 
 void cz_rpc_stop_accepting(cz_rpc_server *s)
 {

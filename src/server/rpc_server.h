@@ -23,6 +23,9 @@ typedef struct {
 
 /* CZ_ERR_IO when the address cannot be bound (in use, bad address) */
 cz_err cz_rpc_start(cz_rpc_server **out, cz_engine *e, const cz_rpc_opts *o, char *msg, size_t msglen);
+/* the TCP port bound (the one chosen when the address asked for port 0);
+ * 0 for a unix socket */
+int cz_rpc_port(const cz_rpc_server *s);
 void cz_rpc_stop_accepting(cz_rpc_server *s);
 /* after cz_rpc_stop_accepting: waits up to timeout_ms for every call to
  * end (answers sent); 1 when they all did */

@@ -125,6 +125,13 @@ static void series_add(series *s, double v)
     s->v[s->n++] = v;
 }
 
+/* qsort that accepts an empty (possibly NULL) array */
+static void sort_n(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(base, n, size, cmp);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -400,7 +407,7 @@ static int cmp_event(const void *a, const void *b)
 
 static void fold(wf *w)
 {
-    qsort(w->ev, w->nev, sizeof *w->ev, cmp_event);
+    sort_n(w->ev, w->nev, sizeof *w->ev, cmp_event);
     /* latest record per (job, part): a hash from key to record index + 1 */
     size_t hcap = 256;
     while (hcap < w->nev * 2 + 2)
@@ -497,7 +504,7 @@ typedef struct {
 static busy_stats merge(span *s, size_t *n)
 {
     busy_stats st = {0, 0, 0, 0};
-    qsort(s, *n, sizeof *s, cmp_span);
+    sort_n(s, *n, sizeof *s, cmp_span);
     size_t m = 0;
     for (size_t i = 0; i < *n; i++) {
         if (m && s[i].a <= s[m - 1].b) {
@@ -628,7 +635,7 @@ static void analyse(wf *w, report *r)
             r->unfinished++;
     }
     for (int i = 0; i < r->nst; i++)
-        qsort(r->stages[i].s.v, r->stages[i].s.n, sizeof(double), cmp_double);
+        sort_n(r->stages[i].s.v, r->stages[i].s.n, sizeof(double), cmp_double);
 
     /* workers */
     int *ids = NULL;
@@ -640,7 +647,7 @@ static void analyse(wf *w, report *r)
             ids[nids++] = w->rec[i].worker;
         }
     }
-    qsort(ids, nids, sizeof *ids, cmp_int);
+    sort_n(ids, nids, sizeof *ids, cmp_int);
     size_t u = 0;
     for (size_t i = 0; i < nids; i++)
         if (!u || ids[u - 1] != ids[i])
@@ -691,7 +698,7 @@ static void analyse(wf *w, report *r)
         if (synth_bar(&w->rec[i], &a, &b))
             sr[nsr++] = &w->rec[i];
     }
-    qsort(sr, nsr, sizeof *sr, cmp_rec_synth);
+    sort_n(sr, nsr, sizeof *sr, cmp_rec_synth);
     for (size_t i = 0; i < nsr; i++) {
         double a = 0, b = 0;
         synth_bar(sr[i], &a, &b);
@@ -726,7 +733,7 @@ static void analyse(wf *w, report *r)
         }
     }
     /* at equal times the departures go first, so a hand-off is not a peak */
-    qsort(r->depth, nd, sizeof *r->depth, cmp_depth);
+    sort_n(r->depth, nd, sizeof *r->depth, cmp_depth);
     int cur = 0;
     double area = 0, prev = r->t0;
     size_t m = 0;
@@ -839,19 +846,43 @@ static void print_report(const wf *w, const report *r, const char *path)
         printf("throughput: %ld proofs, %ld partitions finished\n", r->proofs, r->partitions);
 }
 
+/* length of the valid UTF-8 sequence at s (1..4), 0 when it is not one or
+ * is a character XML does not allow (U+FFFE, U+FFFF) */
+static int utf8_seq(const unsigned char *s)
+{
+    unsigned c = s[0], cp, min;
+    int n;
+    if (c < 0x80) return 1;
+    if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1F; min = 0x80; }
+    else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0F; min = 0x800; }
+    else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07; min = 0x10000; }
+    else return 0;
+    for (int k = 1; k < n; k++) {
+        if ((s[k] & 0xC0) != 0x80) return 0; /* also stops at the NUL */
+        cp = (cp << 6) | (s[k] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF)
+        return 0;
+    return n;
+}
+
 /* ---- JSON ---- */
 
 static void json_str(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (; *s; s++) {
+    while (*s) {
         unsigned char c = (unsigned char)*s;
+        int n = utf8_seq((const unsigned char *)s);
         if (c == '"' || c == '\\')
             fprintf(f, "\\%c", c);
         else if (c < 0x20 || c == 0x7f)
             fprintf(f, "\\u%04x", c);
+        else if (n == 0)
+            fputc('?', f);
         else
-            fputc(c, f);
+            fwrite(s, 1, (size_t)n, f);
+        s += n ? n : 1;
     }
     fputc('"', f);
 }
@@ -955,14 +986,16 @@ static int write_json(const char *out, const wf *w, const report *r, const char 
 
 static void xml_str(FILE *f, const char *s)
 {
-    for (; *s; s++) {
+    while (*s) {
         unsigned char c = (unsigned char)*s;
+        int n = utf8_seq((const unsigned char *)s);
         if (c == '<') fputs("&lt;", f);
         else if (c == '>') fputs("&gt;", f);
         else if (c == '&') fputs("&amp;", f);
         else if (c == '"') fputs("&quot;", f);
-        else if (c < 0x20 || c == 0x7f) fputc('?', f);
-        else fputc(c, f);
+        else if (c < 0x20 || c == 0x7f || n == 0) fputc('?', f);
+        else fwrite(s, 1, (size_t)n, f);
+        s += n ? n : 1;
     }
 }
 
@@ -986,7 +1019,7 @@ static int write_svg(const char *out, const wf *w, const report *r, const char *
     int rows = r->nworkers + r->nslots;
     int legend = w->njobs < 24 ? (int)w->njobs : 24;
     double axis_y = top + rows * row + 6;
-    double height = axis_y + 30 + (legend + (w->njobs > 24)) * 16 + 10;
+    double height = axis_y + 38 + (legend + (w->njobs > 24)) * 16 + 10;
     double span_ms = r->t1 > r->t0 ? r->t1 - r->t0 : 1;
     double scale = (width - left - right) / span_ms;
     char b1[32];
@@ -1040,6 +1073,9 @@ static int write_svg(const char *out, const wf *w, const report *r, const char *
             xml_str(f, w->jobs[c->job]);
             fprintf(f, " partition %d %s %s ms</title></rect>\n", c->part, kind ? "synthesis" : "gpu",
                     ms(b - a, b1));
+            if (wd >= 24 && c->part >= 0)
+                fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" font-size=\"9\">p%d</text>\n", x + 3,
+                        top + rowi * row + bar - 4, c->part);
         }
     }
     /* time axis */
@@ -1060,7 +1096,7 @@ static int write_svg(const char *out, const wf *w, const report *r, const char *
     }
     /* legend: the job of each colour */
     for (int j = 0; j < legend; j++) {
-        double y = axis_y + 30 + j * 16;
+        double y = axis_y + 38 + j * 16;
         fprintf(f, "<rect x=\"10\" y=\"%.1f\" width=\"12\" height=\"10\" "
                    "fill=\"hsl(%.0f,65%%,50%%)\"/>\n",
                 y - 9, fmod((double)j * 137.508, 360.0));
@@ -1070,7 +1106,7 @@ static int write_svg(const char *out, const wf *w, const report *r, const char *
     }
     if (w->njobs > 24)
         fprintf(f, "<text x=\"28\" y=\"%.1f\">... and %zu more jobs</text>\n",
-                axis_y + 30 + legend * 16, w->njobs - 24);
+                axis_y + 38 + legend * 16, w->njobs - 24);
     fputs("</svg>\n", f);
     return fclose(f) == 0 ? 0 : -1;
 }

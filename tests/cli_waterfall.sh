@@ -104,6 +104,15 @@ if command -v python3 >/dev/null; then
       || { echo "big.svg is not well-formed"; fail=1; }
 fi
 
+# job ids with markup and bytes that are not UTF-8 still give well-formed output
+printf 'TIMELINE,0,SYNTH_START,<j&"\xff\xc3>,partition=0\nTIMELINE,5,SYNTH_END,<j&"\xff\xc3>,partition=0\n' >"$tmp/ids.log"
+printf 'TIMELINE,5,GPU_START,<j&"\xff\xc3>,worker=0,partition=0\nTIMELINE,9,GPU_END,<j&"\xff\xc3>,worker=0,partition=0\n' >>"$tmp/ids.log"
+wfb "$tmp/ids.log" --svg "$tmp/ids.svg" --json "$tmp/ids.json" >/dev/null 2>&1 || { echo "ids.log failed"; fail=1; }
+if command -v python3 >/dev/null; then
+  python3 -c 'import xml.dom.minidom,json,sys; xml.dom.minidom.parse(sys.argv[1]); json.load(open(sys.argv[2],encoding="utf-8"))' \
+      "$tmp/ids.svg" "$tmp/ids.json" || { echo "odd job ids break the SVG or JSON"; fail=1; }
+fi
+
 # binary noise is not a crash
 head -c 20000 "$CUZK_BENCH" >"$tmp/noise.log"
 printf 'TIMELINE,1,GPU_END,x,worker=0,partition=0,gpu_ms=1\n' >>"$tmp/noise.log"

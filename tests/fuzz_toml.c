@@ -58,6 +58,7 @@ static void ser_value(sbuf *b, const cz_toml_value *v)
     char t[64];
     switch (v->type) {
     case CZ_TOML_STRING: put_str(b, v->str, v->len); break;
+    case CZ_TOML_DATETIME: puts_(b, v->str); break;
     case CZ_TOML_INT: snprintf(t, sizeof t, "%lld", (long long)v->i); puts_(b, t); break;
     case CZ_TOML_BOOL: puts_(b, v->b ? "true" : "false"); break;
     case CZ_TOML_FLOAT:
@@ -100,7 +101,8 @@ static int same_value(const cz_toml_value *a, const cz_toml_value *b)
 {
     if (a->type != b->type) return 0;
     switch (a->type) {
-    case CZ_TOML_STRING: return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
+    case CZ_TOML_STRING:
+    case CZ_TOML_DATETIME: return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
     case CZ_TOML_INT: return a->i == b->i;
     case CZ_TOML_BOOL: return a->b == b->b;
     case CZ_TOML_FLOAT: return (isnan(a->f) && isnan(b->f)) || a->f == b->f;
@@ -142,6 +144,11 @@ static const char *seeds[] = {
     "devices = [0, 1, 1]\n[logging]\nlevel = \"info,cuzk=debug\"\nformat = \"json\"\n",
     "[memory]\npinned_budget = \"50GiB\"\n[synthesis]\npartition_workers = 12\n"
     "[srs]\npreload = [\"porep-32g\"]\n[x]\ny = 1\n",
+    "s = \"\"\"\nml \\\n  x\"\"\"\"\nl = \'\'\'raw\'\'\'\n"
+    "[gpus]\naffinity = { 0 = \"porep-32g\", n = { a = [1, 2] } }\ne = {}\n",
+    "d1 = 1979-05-27T07:32:00Z\nd2 = 1979-05-27 07:32:00.5-07:00\nd3 = 2000-02-29\n"
+    "d4 = 07:32:00\nd5 = [1979-05-27, 00:00:00.25]\n",
+    "[[srv]]\nname = \"a\"\n[srv.sub]\nx = 1\n[[srv]]\n[[srv.port]]\nn = 2\n",
 };
 
 static const char *dict[] = {
@@ -150,7 +157,7 @@ static const char *dict[] = {
     "true", "false", "inf", "nan", "1e", "1.5", "9223372036854775807", "99999999999999999999",
     "{", "}", "1979-05-27", "07:32:00", "\t", "\xff", "\xc3", "\xe2\x82\xac", "\xef\xbb\xbf",
     "GiB", "MiB", "ms", "auto", "[daemon]\n", "[memory]\n", "[gpus]\ndevices = [", "\x01",
-    "\x7f", "\x00",
+    "\x7f", "\x00", "{ a = 1 }", " = {", "}", "\\\n", "\"\"\"\n",
 };
 
 static size_t mutate(cz_rng *r, char *buf, size_t n, char **corpus, size_t *clen, size_t ncorpus)

@@ -435,7 +435,7 @@ static const keydef keys[] = {
 static cz_err apply(cz_config *c, const keydef *d, const cz_toml_value *v, const where *w)
 {
     char *base = (char *)c;
-    uint64_t u;
+    uint64_t u = 0;
     cz_err e;
     switch (d->k) {
     case K_STR:
@@ -471,7 +471,7 @@ static cz_err apply(cz_config *c, const keydef *d, const cz_toml_value *v, const
     case K_INT:
     case K_INT_MIN1:
     case K_PARSYNTH: {
-        int x;
+        int x = 0;
         if ((e = read_int(w, v, &x)))
             return e;
         if (d->k == K_INT_MIN1 && x == 0)

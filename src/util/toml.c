@@ -35,6 +35,9 @@ typedef struct {
     keypath cur;             /* current [table] */
     keypath *tables;         /* headers seen so far */
     size_t ntables, cap_tables;
+    keypath *arrays;         /* paths of arrays of tables ([[x]]) */
+    size_t *counts;          /* elements of each so far */
+    size_t narrays, cap_arrays;
 } parser;
 
 static cz_err fail(parser *p, cz_err e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -204,26 +207,63 @@ static int put_utf8(buf *b, unsigned cp)
     return buf_put(b, o, n);
 }
 
-/* p at the opening quote; on success *out is malloc'd, NUL-terminated */
-static cz_err parse_string(parser *p, char **out, size_t *out_len)
+/* p at the opening quote(s); on success *out is malloc'd, NUL-terminated.
+ * allow_ml admits the multi-line forms (three quotes): a line end right after
+ * the opening quotes is dropped, line ends inside are kept as LF, one or two
+ * quotes may stand anywhere (also just before the closing three), and in the
+ * basic form a backslash ending a line swallows the blanks and line ends
+ * that follow. */
+static cz_err parse_string(parser *p, char **out, size_t *out_len, int allow_ml)
 {
     int quote = peek(p);
-    if (peek_at(p, 1) == quote && peek_at(p, 2) == quote)
-        return fail(p, CZ_ERR_PARSE, "multi-line strings (%c%c%c) are not supported", quote, quote,
-                    quote);
-    p->pos++;
+    int ml = peek_at(p, 1) == quote && peek_at(p, 2) == quote;
+    if (ml && !allow_ml)
+        return fail(p, CZ_ERR_PARSE, "a multi-line string cannot be a key");
+    p->pos += ml ? 3 : 1;
     buf b = {0};
     if (buf_put(&b, "", 0))
         return nomem(p);
+    if (ml)
+        eat_newline(p);
     for (;;) {
         int c = peek(p);
-        if (c < 0 || c == '\n' || (c == '\r' && peek_at(p, 1) == '\n')) {
+        if (c < 0) {
             fail(p, CZ_ERR_PARSE, "unterminated string");
             goto fail;
         }
+        if (c == '\n' || (c == '\r' && peek_at(p, 1) == '\n')) {
+            if (!ml) {
+                fail(p, CZ_ERR_PARSE, "unterminated string");
+                goto fail;
+            }
+            eat_newline(p);
+            if (buf_put(&b, "\n", 1)) {
+                nomem(p);
+                goto fail;
+            }
+            continue;
+        }
         if (c == quote) {
-            p->pos++;
-            break;
+            if (!ml) {
+                p->pos++;
+                break;
+            }
+            size_t run = 0;
+            while (peek_at(p, run) == quote)
+                run++;
+            if (run > 5) {
+                fail(p, CZ_ERR_PARSE, "more than five quotes in a row in a multi-line string");
+                goto fail;
+            }
+            size_t keep = run >= 3 ? run - 3 : run;
+            if (buf_put(&b, p->s + p->pos, keep)) {
+                nomem(p);
+                goto fail;
+            }
+            p->pos += run;
+            if (run >= 3)
+                break;
+            continue;
         }
         if ((c < 0x20 && c != '\t') || c == 0x7F) {
             fail(p, CZ_ERR_PARSE, "control character in a string (write it as an escape)");
@@ -232,6 +272,20 @@ static cz_err parse_string(parser *p, char **out, size_t *out_len)
         if (c == '\\' && quote == '"') {
             int e = peek_at(p, 1);
             const char *rep = NULL;
+            if (ml && (e == ' ' || e == '\t' || e == '\n' || e == '\r')) {
+                size_t k = 1;
+                while (peek_at(p, k) == ' ' || peek_at(p, k) == '\t')
+                    k++;
+                if (peek_at(p, k) == '\n' || (peek_at(p, k) == '\r' && peek_at(p, k + 1) == '\n')) {
+                    p->pos += k;
+                    for (;;) {
+                        skip_ws(p);
+                        if (!eat_newline(p))
+                            break;
+                    }
+                    continue;
+                }
+            }
             switch (e) {
             case 'b': rep = "\b"; break;
             case 't': rep = "\t"; break;
@@ -332,7 +386,7 @@ static cz_err parse_key(parser *p, keypath *k)
         char *s = NULL;
         size_t n = 0;
         if (c == '"' || c == '\'') {
-            if (parse_string(p, &s, &n))
+            if (parse_string(p, &s, &n, 0))
                 return p->err;
         } else if (c >= 0 && is_bare(c)) {
             size_t st = p->pos;
@@ -392,6 +446,75 @@ static int scan_digits(const char *t, size_t n, size_t *i, int base)
     return count;
 }
 
+/* ---- dates and times, kept as their text ---- */
+
+static int digits_at(const char *t, size_t n, size_t i, size_t count, int *val)
+{
+    if (i + count > n)
+        return 0;
+    int v = 0;
+    for (size_t k = 0; k < count; k++) {
+        if (t[i + k] < '0' || t[i + k] > '9')
+            return 0;
+        v = v * 10 + (t[i + k] - '0');
+    }
+    *val = v;
+    return 1;
+}
+
+/* HH:MM:SS(.frac)?, returns the length read or 0 */
+static size_t scan_time(const char *t, size_t n, size_t i)
+{
+    int h, m, sec;
+    if (!digits_at(t, n, i, 2, &h) || i + 2 >= n || t[i + 2] != ':' ||
+        !digits_at(t, n, i + 3, 2, &m) || i + 5 >= n || t[i + 5] != ':' ||
+        !digits_at(t, n, i + 6, 2, &sec))
+        return 0;
+    if (h > 23 || m > 59 || sec > 60)
+        return 0;
+    size_t k = i + 8;
+    if (k < n && t[k] == '.') {
+        size_t f = ++k;
+        while (k < n && t[k] >= '0' && t[k] <= '9')
+            k++;
+        if (k == f)
+            return 0;
+    }
+    return k - i;
+}
+
+/* a TOML offset date-time, local date-time, local date or local time */
+static int is_datetime(const char *t, size_t n)
+{
+    int y, mo, d;
+    size_t i = 0;
+    if (n >= 10 && digits_at(t, n, 0, 4, &y) && t[4] == '-' && digits_at(t, n, 5, 2, &mo) &&
+        t[7] == '-' && digits_at(t, n, 8, 2, &d)) {
+        static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+        if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1])
+            return 0;
+        if (mo == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+            return 0;
+        if (n == 10)
+            return 1;
+        if (t[10] != 'T' && t[10] != 't' && t[10] != ' ')
+            return 0;
+        i = 11;
+        size_t tl = scan_time(t, n, i);
+        if (!tl)
+            return 0;
+        i += tl;
+        if (i == n)
+            return 1;
+        if ((t[i] == 'Z' || t[i] == 'z') && i + 1 == n)
+            return 1;
+        int oh, om;
+        return (t[i] == '+' || t[i] == '-') && i + 6 == n && digits_at(t, n, i + 1, 2, &oh) &&
+               t[i + 3] == ':' && digits_at(t, n, i + 4, 2, &om) && oh <= 23 && om <= 59;
+    }
+    return scan_time(t, n, 0) == n && n > 0;
+}
+
 static cz_err parse_number(parser *p, cz_toml_value *v, const char *t, size_t n)
 {
     char shown[48];
@@ -400,8 +523,18 @@ static cz_err parse_number(parser *p, cz_toml_value *v, const char *t, size_t n)
     /* dates and times: a colon, or NNNN-NN */
     if (memchr(t, ':', n) ||
         (n >= 5 && t[0] >= '0' && t[0] <= '9' && t[1] >= '0' && t[1] <= '9' && t[2] >= '0' &&
-         t[2] <= '9' && t[3] >= '0' && t[3] <= '9' && t[4] == '-'))
-        return fail(p, CZ_ERR_PARSE, "dates and times are not supported (value '%s')", shown);
+         t[2] <= '9' && t[3] >= '0' && t[3] <= '9' && t[4] == '-')) {
+        if (!is_datetime(t, n))
+            return fail(p, CZ_ERR_PARSE, "invalid date or time '%s'", shown);
+        v->str = malloc(n + 1);
+        if (!v->str)
+            return nomem(p);
+        memcpy(v->str, t, n);
+        v->str[n] = 0;
+        v->len = n;
+        v->type = CZ_TOML_DATETIME;
+        return CZ_OK;
+    }
 
     size_t i = 0;
     int neg = 0, sign = 0;
@@ -490,7 +623,7 @@ bad:
 
 static void value_free(cz_toml_value *v)
 {
-    if (v->type == CZ_TOML_STRING)
+    if (v->type == CZ_TOML_STRING || v->type == CZ_TOML_DATETIME)
         free(v->str);
     if (v->type == CZ_TOML_ARRAY) {
         for (size_t i = 0; i < v->n; i++)
@@ -521,7 +654,7 @@ static cz_err parse_value(parser *p, cz_toml_value *v, int depth)
     if (c == '"' || c == '\'') {
         char *s;
         size_t n;
-        if (parse_string(p, &s, &n))
+        if (parse_string(p, &s, &n, 1))
             return p->err;
         v->type = CZ_TOML_STRING;
         v->str = s;
@@ -529,7 +662,7 @@ static cz_err parse_value(parser *p, cz_toml_value *v, int depth)
         return CZ_OK;
     }
     if (c == '{')
-        return fail(p, CZ_ERR_PARSE, "inline tables ({...}) are not supported");
+        return fail(p, CZ_ERR_PARSE, "inline tables inside arrays are not supported");
     if (c == '[') {
         if (depth >= MAX_ARRAY_DEPTH)
             return fail(p, CZ_ERR_PARSE, "arrays nested deeper than %d", MAX_ARRAY_DEPTH);
@@ -579,6 +712,13 @@ static cz_err parse_value(parser *p, cz_toml_value *v, int depth)
     size_t st = p->pos;
     while (peek(p) >= 0 && is_token(peek(p)))
         p->pos++;
+    /* a date, a space, then a time: one value */
+    if (p->pos - st == 10 && p->s[st + 4] == '-' && peek(p) == ' ' && peek_at(p, 1) >= '0' &&
+        peek_at(p, 1) <= '9' && peek_at(p, 2) >= '0' && peek_at(p, 2) <= '9' && peek_at(p, 3) == ':') {
+        p->pos++;
+        while (peek(p) >= 0 && is_token(peek(p)))
+            p->pos++;
+    }
     const char *t = p->s + st;
     size_t n = p->pos - st;
     if (n == 4 && memcmp(t, "true", 4) == 0) {
@@ -646,52 +786,242 @@ static cz_err check_entry(parser *p, char **path, size_t depth)
     return CZ_OK;
 }
 
-static cz_err parse_header(parser *p)
+static cz_err keypath_copy(parser *p, keypath *dst, const keypath *src)
 {
-    if (peek_at(p, 1) == '[')
-        return fail(p, CZ_ERR_PARSE, "arrays of tables ([[...]]) are not supported");
-    p->pos++;
-    keypath k = {0};
-    char a[128];
-    if (parse_key(p, &k))
-        goto fail;
-    skip_ws(p);
-    if (peek(p) != ']') {
-        fail(p, CZ_ERR_PARSE, "expected ']' to close the table header");
-        goto fail;
+    for (size_t i = 0; i < src->depth; i++) {
+        char *c = strdup(src->path[i]);
+        if (!c)
+            return nomem(p);
+        if (keypath_push(p, dst, c))
+            return p->err;
     }
-    p->pos++;
+    return CZ_OK;
+}
+
+/* records k as a defined table, taking it, after the conflict checks; on
+ * failure k stays the caller's */
+static cz_err define_table(parser *p, keypath *k, int header)
+{
+    char a[128];
     for (size_t i = 0; i < p->ntables; i++) {
-        if (p->tables[i].depth == k.depth && is_prefix(k.path, k.depth, p->tables[i].path, k.depth)) {
-            join(a, sizeof a, k.path, k.depth);
-            fail(p, CZ_ERR_PARSE, "table [%s] is defined twice", a);
-            goto fail;
+        if (p->tables[i].depth == k->depth && is_prefix(k->path, k->depth, p->tables[i].path, k->depth)) {
+            join(a, sizeof a, k->path, k->depth);
+            return fail(p, CZ_ERR_PARSE, header ? "table [%s] is defined twice"
+                                                : "inline table '%s' defines a table again", a);
         }
     }
     for (size_t i = 0; i < p->t->n; i++) {
         const cz_toml_entry *e = &p->t->entries[i];
-        if (is_prefix(e->path, e->depth, k.path, k.depth)) {
+        if (is_prefix(e->path, e->depth, k->path, k->depth)) {
             join(a, sizeof a, e->path, e->depth);
-            fail(p, CZ_ERR_PARSE, "table header conflicts with key '%s' (line %d)", a, e->line);
-            goto fail;
+            return fail(p, CZ_ERR_PARSE, "table conflicts with key '%s' (line %d)", a, e->line);
         }
     }
-    if (end_of_line(p, "a table header"))
-        goto fail;
     if (p->ntables == p->cap_tables) {
         size_t nc = p->cap_tables ? p->cap_tables * 2 : 8;
         keypath *nt = realloc(p->tables, nc * sizeof *nt);
-        if (!nt) {
-            nomem(p);
-            goto fail;
-        }
+        if (!nt)
+            return nomem(p);
         p->tables = nt;
         p->cap_tables = nc;
     }
-    p->tables[p->ntables++] = k;
-    p->cur = k; /* shared with the tables list, freed there */
+    p->tables[p->ntables++] = *k;
+    k->path = NULL;
+    k->depth = 0;
     return CZ_OK;
+}
+
+/* appends an entry, taking k and v */
+static cz_err push_entry(parser *p, keypath *k, int line, cz_toml_value *v)
+{
+    if (p->t->n == p->cap_entries) {
+        size_t nc = p->cap_entries ? p->cap_entries * 2 : 16;
+        cz_toml_entry *ne = realloc(p->t->entries, nc * sizeof *ne);
+        if (!ne)
+            return nomem(p);
+        p->t->entries = ne;
+        p->cap_entries = nc;
+    }
+    cz_toml_entry *e = &p->t->entries[p->t->n++];
+    e->path = k->path;
+    e->depth = k->depth;
+    e->line = line;
+    e->value = *v;
+    k->path = NULL;
+    k->depth = 0;
+    memset(v, 0, sizeof *v);
+    return CZ_OK;
+}
+
+static cz_err parse_inline(parser *p, const keypath *prefix, int depth);
+
+/* one `key = value` inside an inline table whose path is prefix */
+static cz_err inline_member(parser *p, const keypath *prefix, int depth)
+{
+    int line = p->line;
+    keypath k = {0};
+    cz_toml_value v;
+    memset(&v, 0, sizeof v);
+    if (keypath_copy(p, &k, prefix) || parse_key(p, &k))
+        goto done;
+    skip_ws(p);
+    if (peek(p) != '=') {
+        fail(p, CZ_ERR_PARSE, "expected '=' after the key");
+        goto done;
+    }
+    p->pos++;
+    skip_ws(p);
+    if (check_entry(p, k.path, k.depth))
+        goto done;
+    if (peek(p) == '{') {
+        if (parse_inline(p, &k, depth + 1))
+            goto done;
+    } else if (parse_value(p, &v, 0) || push_entry(p, &k, line, &v)) {
+        goto done;
+    }
+done: /* reached on success too: what was taken is empty by now */
+    value_free(&v);
+    keypath_free(&k);
+    return p->err;
+}
+
+/* p at '{': `{ k = v, ... }` on one line, flattened into entries under prefix */
+static cz_err parse_inline(parser *p, const keypath *prefix, int depth)
+{
+    if (depth >= MAX_ARRAY_DEPTH)
+        return fail(p, CZ_ERR_PARSE, "values nested deeper than %d", MAX_ARRAY_DEPTH);
+    p->pos++;
+    keypath t = {0};
+    if (keypath_copy(p, &t, prefix) || define_table(p, &t, 0)) {
+        keypath_free(&t);
+        return p->err;
+    }
+    skip_ws(p);
+    if (peek(p) == '}') {
+        p->pos++;
+        return CZ_OK;
+    }
+    for (;;) {
+        if (inline_member(p, prefix, depth))
+            return p->err;
+        skip_ws(p);
+        int c = peek(p);
+        if (c == '}') {
+            p->pos++;
+            return CZ_OK;
+        }
+        if (c == ',') {
+            p->pos++;
+            skip_ws(p);
+            if (peek(p) == '}')
+                return fail(p, CZ_ERR_PARSE, "trailing comma in an inline table");
+            continue;
+        }
+        if (c < 0 || c == '\n' || c == '\r' || c == '#')
+            return fail(p, CZ_ERR_PARSE, "an inline table must close on the line it opens");
+        return fail(p, CZ_ERR_PARSE, "expected ',' or '}' in an inline table");
+    }
+}
+
+/* the array of tables whose path is k, or -1 */
+static long find_array(const parser *p, const keypath *k)
+{
+    for (size_t i = 0; i < p->narrays; i++)
+        if (p->arrays[i].depth == k->depth && is_prefix(k->path, k->depth, p->arrays[i].path, k->depth))
+            return (long)i;
+    return -1;
+}
+
+/* appends "[i]", the name an element of an array of tables gets in paths */
+static cz_err push_index(parser *p, keypath *k, size_t i)
+{
+    char b[32];
+    snprintf(b, sizeof b, "[%zu]", i);
+    char *c = strdup(b);
+    if (!c)
+        return nomem(p);
+    return keypath_push(p, k, c);
+}
+
+/* header keys to a path: after each component but the last that names an
+ * array of tables, the index of its latest element goes in */
+static cz_err resolve(parser *p, keypath *in, keypath *out)
+{
+    for (size_t i = 0; i < in->depth; i++) {
+        char *c = in->path[i];
+        in->path[i] = NULL;
+        if (keypath_push(p, out, c))
+            return p->err;
+        long a = i + 1 < in->depth ? find_array(p, out) : -1;
+        if (a >= 0 && push_index(p, out, p->counts[a] - 1))
+            return p->err;
+    }
+    return CZ_OK;
+}
+
+static cz_err parse_header(parser *p)
+{
+    int array = peek_at(p, 1) == '[';
+    p->pos += array ? 2 : 1;
+    keypath raw = {0}, k = {0};
+    char a[128];
+    if (parse_key(p, &raw))
+        goto fail;
+    skip_ws(p);
+    if (peek(p) != ']' || (array && peek_at(p, 1) != ']')) {
+        fail(p, CZ_ERR_PARSE, array ? "expected ']]' to close the header" : "expected ']' to close the table header");
+        goto fail;
+    }
+    p->pos += array ? 2 : 1;
+    if (resolve(p, &raw, &k))
+        goto fail;
+    long ai = find_array(p, &k);
+    if (!array && ai >= 0) {
+        join(a, sizeof a, k.path, k.depth);
+        fail(p, CZ_ERR_PARSE, "table [%s] is already an array of tables", a);
+        goto fail;
+    }
+    if (array) {
+        if (ai < 0) {
+            for (size_t i = 0; i < p->ntables; i++)
+                if (p->tables[i].depth == k.depth && is_prefix(k.path, k.depth, p->tables[i].path, k.depth)) {
+                    join(a, sizeof a, k.path, k.depth);
+                    fail(p, CZ_ERR_PARSE, "[[%s]] is already a table", a);
+                    goto fail;
+                }
+            if (p->narrays == p->cap_arrays) {
+                size_t nc = p->cap_arrays ? p->cap_arrays * 2 : 4;
+                keypath *na = realloc(p->arrays, nc * sizeof *na);
+                if (na)
+                    p->arrays = na;
+                size_t *nn = realloc(p->counts, nc * sizeof *nn);
+                if (nn)
+                    p->counts = nn;
+                if (!na || !nn) {
+                    nomem(p);
+                    goto fail;
+                }
+                p->cap_arrays = nc;
+            }
+            keypath copy = {0};
+            if (keypath_copy(p, &copy, &k)) {
+                keypath_free(&copy);
+                goto fail;
+            }
+            ai = (long)p->narrays;
+            p->arrays[p->narrays] = copy;
+            p->counts[p->narrays++] = 0;
+        }
+        if (push_index(p, &k, p->counts[ai]++))
+            goto fail;
+    }
+    if (define_table(p, &k, 1))
+        goto fail;
+    keypath_free(&raw);
+    p->cur = p->tables[p->ntables - 1]; /* shared with the tables list, freed there */
+    return end_of_line(p, "a table header");
 fail:
+    keypath_free(&raw);
     keypath_free(&k);
     return p->err;
 }
@@ -702,16 +1032,7 @@ static cz_err parse_keyval(parser *p)
     keypath k = {0};
     cz_toml_value v;
     memset(&v, 0, sizeof v);
-    for (size_t i = 0; i < p->cur.depth; i++) {
-        char *s = strdup(p->cur.path[i]);
-        if (!s) {
-            nomem(p);
-            goto fail;
-        }
-        if (keypath_push(p, &k, s))
-            goto fail;
-    }
-    if (parse_key(p, &k))
+    if (keypath_copy(p, &k, &p->cur) || parse_key(p, &k))
         goto fail;
     skip_ws(p);
     if (peek(p) != '=') {
@@ -722,25 +1043,14 @@ static cz_err parse_keyval(parser *p)
     skip_ws(p);
     if (check_entry(p, k.path, k.depth))
         goto fail;
-    if (parse_value(p, &v, 0))
-        goto fail;
-    if (end_of_line(p, "the value"))
-        goto fail;
-    if (p->t->n == p->cap_entries) {
-        size_t nc = p->cap_entries ? p->cap_entries * 2 : 16;
-        cz_toml_entry *ne = realloc(p->t->entries, nc * sizeof *ne);
-        if (!ne) {
-            nomem(p);
+    if (peek(p) == '{') {
+        if (parse_inline(p, &k, 0))
             goto fail;
-        }
-        p->t->entries = ne;
-        p->cap_entries = nc;
+        keypath_free(&k);
+        return end_of_line(p, "the inline table");
     }
-    cz_toml_entry *e = &p->t->entries[p->t->n++];
-    e->path = k.path;
-    e->depth = k.depth;
-    e->line = line;
-    e->value = v;
+    if (parse_value(p, &v, 0) || end_of_line(p, "the value") || push_entry(p, &k, line, &v))
+        goto fail;
     return CZ_OK;
 fail:
     value_free(&v);
@@ -811,6 +1121,10 @@ done:
     for (size_t i = 0; i < p.ntables; i++)
         keypath_free(&p.tables[i]);
     free(p.tables);
+    for (size_t i = 0; i < p.narrays; i++)
+        keypath_free(&p.arrays[i]);
+    free(p.arrays);
+    free(p.counts);
     if (p.err) {
         cz_toml_free(p.t);
         return p.err;
@@ -827,6 +1141,7 @@ const char *cz_toml_type_name(cz_toml_type t)
     case CZ_TOML_FLOAT: return "float";
     case CZ_TOML_BOOL: return "boolean";
     case CZ_TOML_ARRAY: return "array";
+    case CZ_TOML_DATETIME: return "date-time";
     }
     return "?";
 }

@@ -7,7 +7,9 @@
  *     to synthesize, load the circuit's keys if needed (circuit.h), make the
  *     partition's witness, and put it on the prove queue;
  *   - proving workers (backend.h, opts.prove_workers): take the next
- *     synthesized partition, prove it, verify it, store the proof;
+ *     synthesized partition, prove it, verify it, store the proof
+ *     (cz_engine_create returns only once each has set up its backend
+ *     state, and fails if one could not);
  *   - the janitor: wakes once a second and prunes ended jobs whose
  *     retention is over;
  *   - callers (the server's threads): submit, await, watch, cancel, status.
@@ -114,6 +116,9 @@ struct cz_engine {
     pthread_t *synth_th, *prove_th, jan_th;
     unsigned n_synth, n_prove, synth_started, prove_started;
     int jan_started;
+    unsigned inited;             /* proving workers past worker_init */
+    cz_err init_err;
+    char init_msg[600];
     cz_worker_status *wst;
     /* counters */
     uint64_t completed, failed, cancelled;
@@ -478,9 +483,15 @@ static void *prove_main(void *arg)
     void *state = NULL;
     cz_err ie = e->be.worker_init(&e->be, wi, &state, msg, sizeof msg);
     pthread_mutex_lock(&e->mu);
+    e->inited++;
+    if (ie && !e->init_err) {
+        e->init_err = ie;
+        snprintf(e->init_msg, sizeof e->init_msg, "proving worker %u (%s): %s", wi, e->be.name, msg);
+    }
+    pthread_cond_broadcast(&e->done_cv);
     for (;;) {
-        if (e->stop) break;
-        part *p = ie ? NULL : pq_pop(e);
+        if (e->stop || ie) break;
+        part *p = pq_pop(e);
         if (!p) {
             pthread_cond_wait(&e->prove_cv, &e->mu);
             continue;
@@ -635,6 +646,15 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_opts *o, char *msg, siz
     }
     if (pthread_create(&e->jan_th, NULL, janitor_main, e)) goto nothread;
     e->jan_started = 1;
+    pthread_mutex_lock(&e->mu); /* every proving worker has its backend state, or the engine fails */
+    while (e->inited < e->prove_started) pthread_cond_wait(&e->done_cv, &e->mu);
+    cz_err ie = e->init_err;
+    pthread_mutex_unlock(&e->mu);
+    if (ie) {
+        cz_fail(ie, msg, msglen, "%s", e->init_msg);
+        cz_engine_destroy(e);
+        return ie;
+    }
     *out = e;
     return CZ_OK;
 nomem:

@@ -524,6 +524,11 @@ static void handle_preload(call *c, const uint8_t *buf, size_t len)
     Cuzk__V1__PreloadSrsRequest *r = cuzk__v1__preload_srs_request__unpack(NULL, len, buf);
     if (!r) { respond(c, GRPC_STATUS_INVALID_ARGUMENT, "request: not a PreloadSrsRequest", NULL); return; }
     preload_arg *pa = calloc(1, sizeof *pa);
+    if (!pa) {
+        cuzk__v1__preload_srs_request__free_unpacked(r, NULL);
+        respond(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
+        return;
+    }
     if (strlen(r->circuit_id) >= sizeof pa->id) {
         cuzk__v1__preload_srs_request__free_unpacked(r, NULL);
         free(pa);

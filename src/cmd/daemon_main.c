@@ -15,7 +15,8 @@
  * SIGUSR2 resumes it.
  *
  * How the configuration drives the engine (CPU backend): [srs]
- * param_cache; [pipeline] synthesis_concurrency = synthesis workers;
+ * param_cache; [pipeline] synthesis_concurrency = synthesis workers, each
+ * with a pool of [synthesis] threads for key loading and the witness check;
  * [gpus] gpu_threads = threads of the proving pool (0 = all CPUs);
  * [pipeline] max_gpu_queue_depth = synthesized partitions that may wait for
  * the prover (0: synthesis_lookahead + synthesis_concurrency); [daemon]
@@ -224,6 +225,7 @@ int main(int argc, char **argv)
     cz_engine_opts_defaults(&eo);
     snprintf(eo.param_cache, sizeof eo.param_cache, "%s", cfg.param_cache);
     eo.synthesis_workers = cfg.synthesis_concurrency > 0 ? cfg.synthesis_concurrency : 1;
+    eo.synthesis_threads = cfg.synthesis_threads; /* 0: none beside the worker itself */
     eo.prove_workers = 1;
     eo.prove_threads = cfg.gpu_threads;
     eo.max_queue_depth = cfg.max_gpu_queue_depth > 0 ? cfg.max_gpu_queue_depth

@@ -311,8 +311,8 @@ cz_err cz__payload_check(const uint8_t *p, size_t len, const char *field, char *
     return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "%s: neither a .wtns nor a witness.bin (bad magic)", field);
 }
 
-cz_err cz__circuit_witness(const cz_circuit *ci, const uint8_t *payload, size_t len, cz_fr **w, char *msg,
-                           size_t msglen)
+cz_err cz__circuit_witness(const cz_circuit *ci, const uint8_t *payload, size_t len, cz_fr **w, cz_pool *pool,
+                           char *msg, size_t msglen)
 {
     cz_err e;
     uint64_t n = 0, n_in = 0, bad = 0;
@@ -344,7 +344,7 @@ cz_err cz__circuit_witness(const cz_circuit *ci, const uint8_t *payload, size_t 
                        (unsigned long long)n, (unsigned long long)n_in, ci->key, (unsigned long long)ci->n_vars,
                        (unsigned long long)ci->n_inputs);
     }
-    if (ci->type == CZ_CIRC_PARAMS && !cz_r1cs_is_satisfied(&ci->cs, *w, &bad, NULL)) {
+    if (ci->type == CZ_CIRC_PARAMS && !cz_r1cs_is_satisfied(&ci->cs, *w, &bad, pool)) {
         free(*w);
         *w = NULL;
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "the witness does not satisfy constraint %llu of %s",

@@ -87,8 +87,8 @@ size_t cz__cache_snapshot(cz_circuit_cache *c, cz_srs_status **out);
  * file circuit, checking it against the circuit (and, with a .pce, against
  * every constraint), or generates the synthetic witness. *w: n_vars values
  * (free). ci must be loaded. */
-cz_err cz__circuit_witness(const cz_circuit *ci, const uint8_t *payload, size_t len, cz_fr **w, char *msg,
-                           size_t msglen);
+cz_err cz__circuit_witness(const cz_circuit *ci, const uint8_t *payload, size_t len, cz_fr **w, cz_pool *pool,
+                           char *msg, size_t msglen);
 /* cheap checks of a generic payload's header at submit time (msg names the
  * field given) */
 cz_err cz__payload_check(const uint8_t *payload, size_t len, const char *field, char *msg, size_t msglen);

@@ -396,6 +396,8 @@ static void *synth_main(void *arg)
     cz_engine *e = wa->e;
     free(wa);
     char msg[512];
+    cz_pool *pool = NULL; /* NULL (the loop runs on this thread) when it cannot be made */
+    if (e->o.synthesis_threads > 1 && cz_pool_create(&pool, (unsigned)e->o.synthesis_threads)) pool = NULL;
     pthread_mutex_lock(&e->mu);
     for (;;) {
         if (e->stop) break;
@@ -425,9 +427,9 @@ static void *synth_main(void *arg)
         timeline(e, "SYNTH_START", j, "partition=%u", idx);
         uint64_t load_ms = 0;
         cz_fr *w = NULL;
-        cz_err err = cz__cache_load(&e->cache, ci, NULL, &load_ms, NULL, msg, sizeof msg);
+        cz_err err = cz__cache_load(&e->cache, ci, pool, &load_ms, NULL, msg, sizeof msg);
         double ts = cz_now_ms();
-        if (!err) err = cz__circuit_witness(ci, pl, pl_len, &w, msg, sizeof msg);
+        if (!err) err = cz__circuit_witness(ci, pl, pl_len, &w, pool, msg, sizeof msg);
         uint64_t synth_ms = (uint64_t)(cz_now_ms() - ts);
         timeline(e, "SYNTH_END", j, "partition=%u,synth_ms=%llu%s", idx, (unsigned long long)synth_ms,
                  err ? ",error=1" : "");
@@ -470,6 +472,7 @@ static void *synth_main(void *arg)
         }
     }
     pthread_mutex_unlock(&e->mu);
+    cz_pool_destroy(pool);
     return NULL;
 }
 
@@ -993,7 +996,7 @@ cz_err cz_engine_preload(cz_engine *e, const char *circuit_id, int *already, uin
     cz_err err = cz__cache_acquire(&e->cache, circuit_id, &ci, msg, msglen);
     if (err) return err;
     cz_pool *pool = NULL;
-    cz_pool_create(&pool, (unsigned)e->o.prove_threads);
+    if (cz_pool_create(&pool, (unsigned)e->o.prove_threads)) pool = NULL;
     err = cz__cache_load(&e->cache, ci, pool, load_ms, already, msg, msglen);
     cz_pool_destroy(pool);
     cz__cache_release(&e->cache, ci);

@@ -61,6 +61,8 @@ typedef enum {
 typedef struct {
     char param_cache[4096];     /* folder of <circuit_id>.params/.pce/.vk/.zkey */
     int synthesis_workers;      /* threads that make witnesses (>= 1) */
+    int synthesis_threads;      /* pool threads per synthesis worker for its data-parallel parts
+                                 * (key loading, the witness check); 0 or 1 = none */
     int prove_workers;          /* proving workers (>= 1) */
     int prove_threads;          /* threads per proving worker's pool; 0 = one per CPU */
     int max_queue_depth;        /* synthesized partitions waiting for a prover (>= 1) */

@@ -107,9 +107,9 @@ class Daemon:
         self.addr = "unix://" + self.sock
         self.cfg = os.path.join(d, name + ".toml")
         with open(self.cfg, "w") as f:
-            f.write('[daemon]\nlisten = "%s"\nshutdown_timeout = "%s"\n%s\n'
+            f.write('[daemon]\nlisten = "%s"\nshutdown_timeout = "%s"\nstate_dir = "%s"\n%s\n'
                     '[srs]\nparam_cache = "%s"\n[gpus]\ngpu_threads = 2\n' %
-                    (self.addr, shutdown, extra, os.path.join(d, "params")))
+                    (self.addr, shutdown, os.path.join(d, "state-" + name), extra, os.path.join(d, "params")))
         self.err_path = os.path.join(d, name + ".stderr")
         self.err = open(self.err_path, "w")
         self.p = subprocess.Popen([DAEMON, "-c", self.cfg, "--log-level", "debug"], stdout=subprocess.PIPE,
@@ -548,6 +548,42 @@ def t_tcp(d, cc, tmp):
     p.send_signal(signal.SIGTERM)
     check(p.wait(HANG) == 0, "and stops with exit 0")
     check("unauthenticated" in p.stderr.read(), "with a warning that the API is unauthenticated")
+
+
+def t_restart(d, cc, tmp):
+    a = d.c.Prove(pb.ProveRequest(submit=generic_request("g", cc.g_witness, request_id="r-a")), timeout=HANG).result
+    check(a.status == S.COMPLETED, "a proof before the crash")
+    d.pause()
+    held = [submit(d, generic_request("g", cc.g_witness, request_id="r-%d" % i)).job_id for i in range(3)]
+    held.append(submit(d, synth_req("synth-7-2", rid="r-s")).job_id)
+    x = submit(d, generic_request("g", cc.g_witness, request_id="r-x")).job_id
+    d.c.CancelProof(pb.CancelProofRequest(job_id=x), timeout=HANG)
+    d.c.close()
+    d.p.kill()  # SIGKILL: nothing gets to clean up
+    d.p.wait(HANG)
+    d.err.close()
+    d2 = Daemon(tmp, shutdown="1s")  # the same socket path (a stale file now), config and state_dir
+    check(any("ready" in l for l in [d2.ready]), "the daemon restarts on the stale socket")
+    for i, j in enumerate(held):
+        r = await_(d2, j)
+        check(r.status == S.COMPLETED, "acknowledged job %d ran after the restart: %s" % (i, r.error_message))
+        if i < 3:
+            check(cc.verify(r.proof, tmp), "and its proof verifies")
+    r = await_(d2, a.job_id)
+    check(r.status == S.COMPLETED and r.proof == a.proof, "the proof made before the crash is still there")
+    check(submit(d2, generic_request("g", cc.g_witness, request_id="r-a")).job_id == a.job_id,
+          "a retry of the completed request attaches to it")
+    check(submit(d2, generic_request("g", cc.g_witness, request_id="r-1")).job_id == held[1],
+          "a retry of a re-run request attaches to it")
+    check(await_(d2, x).status == S.CANCELLED, "the cancelled job stays cancelled")
+    check(status(d2).total_proofs_completed == 4, "only the interrupted jobs were proved again")
+    # SIGTERM with a held job: it is journaled as accepted and runs after the next start
+    d2.pause()
+    h = submit(d2, generic_request("g", cc.g_witness, request_id="r-h")).job_id
+    check(d2.stop() == 0, "SIGTERM: exit 0")
+    d3 = Daemon(tmp)
+    check(await_(d3, h).status == S.COMPLETED, "the job held at SIGTERM ran after the restart")
+    d.__dict__.update(d3.__dict__)  # main() stops this one
 
 
 TESTS = {n[2:]: f for n, f in globals().items() if n.startswith("t_")}

@@ -20,9 +20,9 @@
  * [gpus] gpu_threads = threads of the proving pool (0 = all CPUs);
  * [pipeline] max_gpu_queue_depth = synthesized partitions that may wait for
  * the prover (0: synthesis_lookahead + synthesis_concurrency); [daemon]
- * result_retention, verify_proofs, max_message_size, shutdown_timeout. The
- * other keys are read and not used yet (memory budget, state_dir journal,
- * status_listen, TLS, batching). */
+ * result_retention, verify_proofs, max_message_size, shutdown_timeout,
+ * state_dir (the job journal; "" turns it off). The other keys are read and
+ * not used yet (memory budget, status_listen, TLS, batching). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -233,6 +233,7 @@ int main(int argc, char **argv)
     eo.result_retention_ms = cfg.result_retention_ms;
     eo.verify_proofs = cfg.verify_proofs;
     eo.timeline = stderr;
+    snprintf(eo.state_dir, sizeof eo.state_dir, "%s", cfg.state_dir);
     cz_engine *e;
     if (cz_engine_create(&e, &eo, msg, sizeof msg)) {
         fprintf(stderr, "cuzk-daemon: %s\n", msg);

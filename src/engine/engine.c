@@ -36,6 +36,11 @@
  * freed only when it has ended, nothing is in flight, nobody waits on it,
  * and its retention is over.
  *
+ * Journal (journal.h, when opts.state_dir is set): a job's .job file is
+ * written with e->mu dropped before submit returns; .done files are written
+ * in finish() under e->mu (small, no fsync); create reads both back before
+ * any thread starts.
+ *
  * Lock order: e->mu, then the circuit cache's lock (cz__cache_release is
  * called with e->mu held). Keys are loaded, witnesses made and proofs
  * computed with no lock held. TIMELINE lines are single fprintf calls (stdio
@@ -50,6 +55,7 @@
 
 #include "engine/backend.h"
 #include "engine/circuit.h"
+#include "engine/journal.h"
 #include "formats/proof.h"
 #include "util/clock.h"
 #include "util/rng.h"
@@ -81,6 +87,8 @@ struct job {
     uint8_t *proof;
     char error[512];
     double t_submit, t_start, t_end;
+    uint64_t submit_unix_ms;
+    int journaled;               /* has a .job file in the journal */
     uint64_t srs_load_ms, synth_ms, prove_ms;
     unsigned waiters;
     cz_watch *watches;
@@ -102,6 +110,7 @@ struct cz_engine {
     pthread_mutex_t mu;
     pthread_cond_t synth_cv, prove_cv, done_cv, jan_cv;
     int stop, paused;
+    int journal, stopping;       /* journal on; destroy under way (no .done for its cancellations) */
     double t0;
     uint64_t nonce, next_seq;
     job *by_id[N_BUCKETS], *by_rid[N_BUCKETS];
@@ -311,6 +320,9 @@ static void maybe_release(cz_engine *e, job *j)
     }
 }
 
+static void fill_result(const cz_engine *e, const job *j, cz_job_result *out);
+static void insert_job(cz_engine *e, job *j);
+
 /* ends j; returns its watches, to run once e->mu is dropped */
 static cz_watch *finish(cz_engine *e, job *j, cz_job_state st, const char *err)
 {
@@ -343,6 +355,16 @@ static cz_watch *finish(cz_engine *e, job *j, cz_job_state st, const char *err)
         e->cancelled++;
     }
     maybe_release(e, j);
+    if (j->journaled && !e->stopping) { /* a rename, no fsync: a lost .done only runs the job again */
+        cz_job_result r;
+        fill_result(e, j, &r);
+        cz_jrec_done d = {.state = (int)st, .end_unix_ms = cz__unix_ms(), .queue_wait_ms = r.queue_wait_ms,
+                          .srs_load_ms = r.srs_load_ms, .synth_ms = r.synthesis_ms, .prove_ms = r.prove_ms,
+                          .total_ms = r.total_ms, .proof = r.proof, .proof_len = r.proof_len};
+        snprintf(d.error, sizeof d.error, "%s", r.error);
+        cz__journal_write_done(e->o.state_dir, j->id, &d);
+        cz_job_result_free(&r);
+    }
     cz_watch *w = j->watches;
     j->watches = NULL;
     for (cz_watch *x = w; x; x = x->next) { /* the job stays until its callbacks have run (fire) */
@@ -584,6 +606,7 @@ static void prune(cz_engine *e)
             if (j->all_prev) j->all_prev->all_next = j->all_next;
             else e->all = j->all_next;
             if (j->all_next) j->all_next->all_prev = j->all_prev;
+            if (j->journaled) cz__journal_remove(e->o.state_dir, j->id);
             free_job(j);
         }
         j = n;
@@ -603,6 +626,100 @@ static void *janitor_main(void *arg)
     }
     pthread_mutex_unlock(&e->mu);
     return NULL;
+}
+
+/* ---- the journal read back (before any thread starts) ---- */
+typedef struct {
+    cz_engine *e;
+    job **v;
+    size_t n, cap;
+} restore_ctx;
+
+static void restore_bad(void *ctx, const char *name, const char *why)
+{
+    (void)ctx;
+    fprintf(stderr, "cuzk engine: journal: %s: %s; left alone\n", name, why);
+}
+
+static void restore_one(void *ctx, cz_jrec_job *r, cz_jrec_done *d)
+{
+    restore_ctx *rc = ctx;
+    cz_engine *e = rc->e;
+    uint64_t now_u = cz__unix_ms();
+    double now_m = cz_now_ms();
+    if (d && (now_u - d->end_unix_ms >= e->o.result_retention_ms || d->state < CZ_JOB_COMPLETED ||
+              d->state > CZ_JOB_CANCELLED ||
+              (d->state == CZ_JOB_COMPLETED && d->proof_len != (size_t)r->n * CZ_GROTH16_PROOF_BYTES))) {
+        if (now_u - d->end_unix_ms >= e->o.result_retention_ms) cz__journal_remove(e->o.state_dir, r->job_id);
+        else restore_bad(NULL, r->job_id, "an inconsistent .done; the job runs again");
+        if (now_u - d->end_unix_ms >= e->o.result_retention_ms) return;
+        d = NULL;
+    }
+    job *j = calloc(1, sizeof *j);
+    if (!j || (rc->n == rc->cap && !(rc->v = realloc(rc->v, (rc->cap = rc->cap * 2 + 16) * sizeof *rc->v)))) {
+        free(j);
+        return;
+    }
+    j->n_parts = r->n;
+    j->payloads = r->payloads; /* taken over */
+    j->lens = r->lens;
+    r->payloads = NULL;
+    r->lens = NULL;
+    r->n = 0;
+    j->proof = malloc((size_t)j->n_parts * CZ_GROTH16_PROOF_BYTES);
+    j->kind = cz_kind_index(r->kind) >= 0 ? r->kind : CZ_KIND_GROTH16_GENERIC;
+    j->prio = r->prio >= CZ_PRIO_LOW && r->prio <= CZ_PRIO_CRITICAL ? r->prio : CZ_PRIO_NORMAL;
+    snprintf(j->id, sizeof j->id, "%s", r->job_id);
+    snprintf(j->rid, sizeof j->rid, "%s", r->rid);
+    j->seq = e->next_seq++;
+    j->journaled = 1;
+    j->submit_unix_ms = r->submit_unix_ms;
+    j->t_submit = now_m - (double)(now_u > r->submit_unix_ms ? now_u - r->submit_unix_ms : 0);
+    char msg[480];
+    if (d) {
+        j->state = (cz_job_state)d->state;
+        j->t_end = now_m - (double)(now_u > d->end_unix_ms ? now_u - d->end_unix_ms : 0);
+        j->t_start = j->t_submit + (double)d->queue_wait_ms;
+        j->srs_load_ms = d->srs_load_ms;
+        j->synth_ms = d->synth_ms;
+        j->prove_ms = d->prove_ms;
+        snprintf(j->error, sizeof j->error, "%s", d->error);
+        if (j->proof && d->proof_len) memcpy(j->proof, d->proof, d->proof_len);
+    } else if (!j->proof || cz__cache_acquire(&e->cache, r->circuit_id, &j->ci, msg, sizeof msg)) {
+        j->state = CZ_JOB_FAILED;
+        j->t_end = now_m;
+        snprintf(j->error, sizeof j->error, "after a restart: %s", j->proof ? msg : "out of memory");
+        cz_jrec_done dd = {.state = CZ_JOB_FAILED, .end_unix_ms = now_u};
+        snprintf(dd.error, sizeof dd.error, "%s", j->error);
+        cz__journal_write_done(e->o.state_dir, j->id, &dd);
+    } else {
+        j->state = CZ_JOB_QUEUED;
+    }
+    if (terminal(j->state))
+        for (unsigned i = 0; i < j->n_parts; i++) {
+            free(j->payloads[i]);
+            j->payloads[i] = NULL;
+        }
+    rc->v[rc->n++] = j;
+}
+
+static int by_submit(const void *a, const void *b)
+{
+    const job *x = *(job *const *)a, *y = *(job *const *)b;
+    return x->submit_unix_ms < y->submit_unix_ms ? -1 : x->submit_unix_ms > y->submit_unix_ms;
+}
+
+static cz_err restore(cz_engine *e, char *msg, size_t msglen)
+{
+    cz_err err = cz__journal_open(e->o.state_dir, msg, msglen);
+    if (err) return err;
+    e->journal = 1;
+    restore_ctx rc = {e, NULL, 0, 0};
+    cz__journal_scan(e->o.state_dir, restore_one, restore_bad, &rc);
+    if (rc.n) qsort(rc.v, rc.n, sizeof *rc.v, by_submit);
+    for (size_t i = 0; i < rc.n; i++) insert_job(e, rc.v[i]); /* oldest first, as they came */
+    free(rc.v);
+    return CZ_OK;
 }
 
 /* ---- API ---- */
@@ -626,6 +743,13 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_opts *o, char *msg, siz
     pthread_cond_init(&e->done_cv, NULL);
     pthread_cond_init(&e->jan_cv, NULL);
     cz__cache_init(&e->cache, e->o.param_cache);
+    if (e->o.state_dir[0]) {
+        cz_err je = restore(e, msg, msglen);
+        if (je) {
+            cz_engine_destroy(e);
+            return je;
+        }
+    }
     cz__backend_cpu(&e->be, (unsigned)e->o.prove_workers, (unsigned)e->o.prove_threads);
     e->n_synth = (unsigned)e->o.synthesis_workers;
     e->n_prove = e->be.n_workers;
@@ -684,8 +808,10 @@ void cz_engine_destroy(cz_engine *e)
     for (unsigned i = 0; i < e->synth_started; i++) pthread_join(e->synth_th[i], NULL);
     for (unsigned i = 0; i < e->prove_started; i++) pthread_join(e->prove_th[i], NULL);
     if (e->jan_started) pthread_join(e->jan_th, NULL);
-    /* then whoever still waits hears CANCELLED (callers' awaits must be gone by now) */
+    /* then whoever still waits hears CANCELLED (callers' awaits must be gone by now);
+     * the journal keeps these jobs as accepted, so they run again after a restart */
     pthread_mutex_lock(&e->mu);
+    e->stopping = 1;
     for (job *j = e->all; j; j = j->all_next) {
         cz_watch *w = finish(e, j, CZ_JOB_CANCELLED, "the engine is shutting down");
         pthread_mutex_unlock(&e->mu);
@@ -720,6 +846,32 @@ void cz_engine_destroy(cz_engine *e)
     free(e->prove_th);
     free(e->wst);
     free(e);
+}
+
+/* puts a new job in the tables and at the tail of its synthesis queue */
+static void insert_job(cz_engine *e, job *j)
+{
+    uint64_t h = hash_str(j->id) % N_BUCKETS;
+    j->id_next = e->by_id[h];
+    e->by_id[h] = j;
+    if (j->rid[0]) {
+        job *prev = find_rid(e, j->rid);
+        if (prev) unlink_rid(e, prev); /* the failed/cancelled attempt stays findable by its job id */
+        h = hash_str(j->rid) % N_BUCKETS;
+        j->rid_next = e->by_rid[h];
+        e->by_rid[h] = j;
+    }
+    j->all_next = e->all;
+    if (e->all) e->all->all_prev = j;
+    e->all = j;
+    if (terminal(j->state)) return; /* restored from the journal, ended */
+    job_fifo *f = &e->sq[j->prio];
+    if (f->tail) f->tail->qnext = j;
+    else f->head = j;
+    f->tail = j;
+    j->queued = 1;
+    e->queued_jobs++;
+    e->pending_k[cz_kind_index(j->kind)]++;
 }
 
 static uint32_t queue_position(cz_engine *e, const job *j)
@@ -865,26 +1017,36 @@ cz_err cz_engine_submit(cz_engine *e, const cz_job_request *r, char job_id[CZ_JO
     j->seq = e->next_seq++;
     snprintf(j->id, sizeof j->id, "%08llx-%llu", (unsigned long long)e->nonce, (unsigned long long)j->seq);
     j->t_submit = cz_now_ms();
-    uint64_t h = hash_str(j->id) % N_BUCKETS;
-    j->id_next = e->by_id[h];
-    e->by_id[h] = j;
-    if (j->rid[0]) {
-        job *prev = find_rid(e, j->rid);
-        if (prev) unlink_rid(e, prev); /* the failed/cancelled attempt stays findable by its job id */
-        h = hash_str(j->rid) % N_BUCKETS;
-        j->rid_next = e->by_rid[h];
-        e->by_rid[h] = j;
+    j->submit_unix_ms = cz__unix_ms();
+    if (e->journal) { /* on disk before the caller hears of it */
+        pthread_mutex_unlock(&e->mu);
+        cz_jrec_job jr = {.kind = j->kind, .prio = j->prio, .submit_unix_ms = j->submit_unix_ms,
+                          .n = j->n_parts, .payloads = j->payloads, .lens = j->lens};
+        snprintf(jr.job_id, sizeof jr.job_id, "%s", j->id);
+        snprintf(jr.rid, sizeof jr.rid, "%s", j->rid);
+        snprintf(jr.circuit_id, sizeof jr.circuit_id, "%s", r->circuit_id);
+        err = cz__journal_write_job(e->o.state_dir, &jr, msg, msglen);
+        pthread_mutex_lock(&e->mu);
+        if (!err && (old = live_attempt(e, r->request_id))) { /* a concurrent submit of the same request won */
+            cz__journal_remove(e->o.state_dir, j->id);
+            snprintf(job_id, CZ_JOB_ID_MAX, "%s", old->id);
+            qp = queue_position(e, old);
+            pthread_mutex_unlock(&e->mu);
+            cz__cache_release(&e->cache, ci);
+            free_job(j);
+            if (queue_pos) *queue_pos = qp;
+            if (attached) *attached = 1;
+            return CZ_OK;
+        }
+        if (err) {
+            pthread_mutex_unlock(&e->mu);
+            cz__cache_release(&e->cache, ci);
+            free_job(j);
+            return err;
+        }
+        j->journaled = 1;
     }
-    j->all_next = e->all;
-    if (e->all) e->all->all_prev = j;
-    e->all = j;
-    job_fifo *f = &e->sq[prio];
-    if (f->tail) f->tail->qnext = j;
-    else f->head = j;
-    f->tail = j;
-    j->queued = 1;
-    e->queued_jobs++;
-    e->pending_k[cz_kind_index(j->kind)]++;
+    insert_job(e, j);
     qp = queue_position(e, j);
     snprintf(job_id, CZ_JOB_ID_MAX, "%s", j->id);
     pthread_cond_broadcast(&e->synth_cv);

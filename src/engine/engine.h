@@ -17,6 +17,11 @@
  * benchmark circuit `synth-<log2>-<partitions>`. The Filecoin kinds are
  * refused with CZ_ERR_UNSUPPORTED until their circuits exist.
  *
+ * With opts.state_dir set, accepted jobs are journaled before
+ * cz_engine_submit returns and read back by cz_engine_create: jobs that
+ * had not ended run again (same job id and request_id), ended ones stay
+ * until their retention is over (journal.h).
+ *
  * Waiting: cz_engine_await blocks (tests, simple callers); cz_engine_watch
  * registers a callback run once when the job ends (servers). Results of
  * ended jobs stay for result_retention_ms and are then pruned.
@@ -69,6 +74,7 @@ typedef struct {
     uint64_t result_retention_ms;
     int verify_proofs;
     FILE *timeline;             /* TIMELINE lines go here; NULL = none */
+    char state_dir[4096];       /* the job journal (journal.h); "" = none */
 } cz_engine_opts;
 
 /* defaults: 1 synthesis worker, 1 proving worker on all CPUs, queue depth 2,

@@ -9,7 +9,7 @@
  * idempotency and a new attempt after cancellation; cancel of a queued job;
  * await with a timeout; an unsatisfying witness fails the job with the
  * constraint named; watches; preload/evict; refused requests; pruning after
- * the retention; TIMELINE lines. */
+ * the retention; TIMELINE lines; the journal across two engines. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,6 +301,35 @@ int main(void)
     q = req("p", 0, "synth-7-1", NULL, 0);
     CHECK(cz_engine_submit(e, &q, id2, &qp, &att, msg, sizeof msg) == CZ_OK && !att);
     cz_engine_destroy(e); /* with a job perhaps under way */
+
+    /* the journal: a completed job and a held one survive the engine; the held one runs again */
+    o.result_retention_ms = 60000;
+    snprintf(o.state_dir, sizeof o.state_dir, "%s/state", dir);
+    CHECK(cz_engine_create(&e, &o, msg, sizeof msg) == CZ_OK);
+    char done_id[CZ_JOB_ID_MAX], held_id[CZ_JOB_ID_MAX], gone_id[CZ_JOB_ID_MAX];
+    q = req("j-done", 0, "g", wbin, wlen);
+    CHECK(cz_engine_submit(e, &q, done_id, &qp, &att, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_engine_await(e, done_id, 0, &r) == CZ_OK && r.state == CZ_JOB_COMPLETED);
+    cz_job_result first = r;
+    cz_engine_pause(e, 1);
+    q = req("j-held", 0, "synth-7-2", NULL, 0);
+    CHECK(cz_engine_submit(e, &q, held_id, &qp, &att, msg, sizeof msg) == CZ_OK);
+    q = req("j-gone", 0, "synth-7-1", NULL, 0);
+    CHECK(cz_engine_submit(e, &q, gone_id, &qp, &att, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_engine_cancel(e, gone_id, &was) == CZ_OK);
+    cz_engine_destroy(e);
+    CHECK(cz_engine_create(&e, &o, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_engine_result(e, done_id, &r) == CZ_OK && r.state == CZ_JOB_COMPLETED &&
+          r.proof_len == first.proof_len && !memcmp(r.proof, first.proof, r.proof_len));
+    cz_job_result_free(&r);
+    cz_job_result_free(&first);
+    CHECK(cz_engine_await(e, held_id, 0, &r) == CZ_OK);
+    CHECK_MSG(proofs_verify(&s7, &r, 2), "held job after restart: %s %s", cz_job_state_name(r.state), r.error);
+    cz_job_result_free(&r);
+    CHECK(cz_engine_result(e, gone_id, &r) == CZ_OK && r.state == CZ_JOB_CANCELLED);
+    q = req("j-held", 0, "synth-7-2", NULL, 0);
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_OK && att && !strcmp(id, held_id));
+    cz_engine_destroy(e);
 
     free_keys(&g);
     free_keys(&s7);

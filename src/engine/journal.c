@@ -33,7 +33,7 @@ typedef struct {
 
 static void put(wbuf *w, const void *p, size_t n)
 {
-    if (w->oom) return;
+    if (w->oom || !n) return;
     if (w->len + n > w->cap) {
         size_t cap = (w->cap + n) * 2;
         uint8_t *b = realloc(w->b, cap);

@@ -218,7 +218,9 @@ def t_basics(d, cc, tmp):
     for name in ["cuzk_proofs_completed_total 4", "cuzk_proofs_failed_total 0", "cuzk_uptime_seconds",
                  "cuzk_queue_depth", 'cuzk_proofs_completed{proof_kind="groth16_generic"} 4',
                  'cuzk_proofs_failed{proof_kind="groth16_generic"} 0', "cuzk_proof_duration_seconds_bucket",
-                 "cuzk_proof_duration_seconds_count 4", "cuzk_running_jobs 0", "cuzk_gpu_workers 1"]:
+                 "cuzk_proof_duration_seconds_count 4", "cuzk_running_jobs 0", "cuzk_gpu_workers 1",
+                 'cuzk_partition_synthesis_seconds_bucket{le="+Inf"} 7', "cuzk_partition_synthesis_seconds_count 7",
+                 "cuzk_partition_prove_seconds_count 7"]:
         check(name in m, "metrics hold %s" % name)
     # TIMELINE lines as the reference writes them
     for ev, pat in [("SYNTH_START", r"^partition=\d+$"), ("SYNTH_END", r"^partition=\d+,synth_ms=\d+$"),

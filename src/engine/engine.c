@@ -136,9 +136,19 @@ struct cz_engine {
     uint64_t dur_bucket[12];
     double dur_sum_s;
     uint64_t synth_total, prove_total;
+    uint64_t synth_bucket[12], prove_bucket[12], synth_count, prove_count, synth_sum, prove_sum;
 };
 
 const double cz_engine_dur_bounds[12] = {1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 1e300};
+const double cz_engine_stage_bounds[12] = {0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 120, 1e300};
+
+static void stage_count(uint64_t *bucket, uint64_t *n, uint64_t *sum_ms, uint64_t ms)
+{
+    for (int b = 0; b < 12; b++)
+        if ((double)ms / 1e3 <= cz_engine_stage_bounds[b]) bucket[b]++;
+    (*n)++;
+    *sum_ms += ms;
+}
 
 /* ---- names ---- */
 int cz_kind_index(int kind)
@@ -461,6 +471,7 @@ static void *synth_main(void *arg)
         j->srs_load_ms += load_ms;
         j->synth_ms += synth_ms;
         e->synth_total += synth_ms;
+        if (!err) stage_count(e->synth_bucket, &e->synth_count, &e->synth_sum, synth_ms);
         cz_watch *fired = NULL;
         if (err) {
             char m[600];
@@ -556,6 +567,7 @@ static void *prove_main(void *arg)
         e->wst[wi].busy_ms += gpu_ms;
         j->prove_ms += gpu_ms;
         e->prove_total += gpu_ms;
+        if (ok) stage_count(e->prove_bucket, &e->prove_count, &e->prove_sum, gpu_ms);
         cz_watch *fired = NULL;
         if (!terminal(j->state)) {
             if (!ok) {
@@ -1192,6 +1204,12 @@ cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *s)
     s->dur_sum_s = e->dur_sum_s;
     s->synth_ms_total = e->synth_total;
     s->prove_ms_total = e->prove_total;
+    memcpy(s->synth_bucket, e->synth_bucket, sizeof s->synth_bucket);
+    memcpy(s->prove_bucket, e->prove_bucket, sizeof s->prove_bucket);
+    s->n_synth = e->synth_count;
+    s->n_prove = e->prove_count;
+    s->synth_sum_ms = e->synth_sum;
+    s->prove_sum_ms = e->prove_sum;
     s->n_workers = e->n_prove;
     s->workers = calloc(e->n_prove, sizeof *s->workers);
     if (s->workers) memcpy(s->workers, e->wst, e->n_prove * sizeof *s->workers);

@@ -191,9 +191,13 @@ typedef struct {
     uint64_t dur_bucket[12];   /* counts <= cz_engine_dur_bounds[i] seconds */
     double dur_sum_s;
     uint64_t synth_ms_total, prove_ms_total;
+    /* per partition: synthesis and prove (+ verify) times, Prometheus
+     * buckets (counts <= cz_engine_stage_bounds[i] seconds), count, sum */
+    uint64_t synth_bucket[12], prove_bucket[12], n_synth, n_prove, synth_sum_ms, prove_sum_ms;
 } cz_engine_status;
 
 extern const double cz_engine_dur_bounds[12];
+extern const double cz_engine_stage_bounds[12];
 
 cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *out);
 void cz_engine_status_free(cz_engine_status *s);

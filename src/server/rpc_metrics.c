@@ -90,6 +90,18 @@ char *cz_rpc_metrics_text(cz_engine *e)
     put(&b, "# HELP cuzk_prove_seconds_total Time proving workers spent proving and verifying.\n"
             "# TYPE cuzk_prove_seconds_total counter\ncuzk_prove_seconds_total %.3f\n",
         st.prove_ms_total / 1e3);
+    static const char *hn[2] = {"cuzk_partition_synthesis_seconds", "cuzk_partition_prove_seconds"};
+    static const char *hh[2] = {"Witness synthesis time per partition.", "Prove + verify time per partition."};
+    const uint64_t *hb[2] = {st.synth_bucket, st.prove_bucket}, hc[2] = {st.n_synth, st.n_prove};
+    const double hs[2] = {st.synth_sum_ms / 1e3, st.prove_sum_ms / 1e3};
+    for (int h = 0; h < 2; h++) {
+        put(&b, "# HELP %s %s\n# TYPE %s histogram\n", hn[h], hh[h], hn[h]);
+        for (int i = 0; i < 12; i++) {
+            if (i == 11) put(&b, "%s_bucket{le=\"+Inf\"} %llu\n", hn[h], (unsigned long long)hb[h][i]);
+            else put(&b, "%s_bucket{le=\"%g\"} %llu\n", hn[h], cz_engine_stage_bounds[i], (unsigned long long)hb[h][i]);
+        }
+        put(&b, "%s_sum %.3f\n%s_count %llu\n", hn[h], hs[h], hn[h], (unsigned long long)hc[h]);
+    }
     put(&b, "# HELP cuzk_worker_busy_seconds_total Busy time per proving worker.\n"
             "# TYPE cuzk_worker_busy_seconds_total counter\n");
     for (unsigned i = 0; i < st.n_workers; i++)

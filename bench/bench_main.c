@@ -4,6 +4,7 @@
  *   cuzk-bench [--quick] [--filter SUBSTR] [--batches N] [--reps N] [--json FILE]
  *              [--markdown]
  *   cuzk-bench waterfall LOG [--svg OUT.svg] [--json OUT.json]   (waterfall.c)
+ *   cuzk-bench batch -a ADDR [-c N] [-j N] JOB...                 (batch.c)
  *
  * --filter keeps the ops whose "group/op" name contains SUBSTR; --quick uses
  * shorter and fewer batches (for smoke tests); --markdown prints the results
@@ -26,6 +27,7 @@
 #include "ff/ff_asm.h"
 #include "util/cpu.h"
 #include "waterfall.h"
+#include "batch.h"
 
 #ifndef CZ_HAVE_ADX_ASM
 #define CZ_HAVE_ADX_ASM 0
@@ -385,6 +387,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "waterfall"))
         return cz_bench_waterfall_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "batch"))
+        return cz_bench_batch_main(argc - 1, argv + 1);
     static cz_bench b;
     const char *json = NULL;
     int quick = 0, batches = 0, markdown = 0, reps = 0;

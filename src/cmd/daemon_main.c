@@ -1,0 +1,311 @@
+/* daemon_main.c — cuzk-daemon: the proving engine behind the cuzk.v1 gRPC
+ * service.
+ *
+ *   cuzk-daemon [-c cuzk.toml] [-l ADDR] [--log-level L]
+ *
+ * ADDR is unix:///path (the default, from [daemon] listen; the socket gets
+ * mode 0660) or host:port (a warning when the host is not loopback: the API
+ * has no authentication). It prints one ready line on stdout once the
+ * socket accepts connections. An address in use is an error (exit 1): for a
+ * unix socket, a live listener on the path; a stale socket file is removed.
+ *
+ * Signals: SIGTERM / SIGINT stop accepting, let the jobs under way finish
+ * for up to [daemon] shutdown_timeout, cancel the rest and exit 0. SIGUSR1
+ * pauses dispatch (no new partition starts; jobs are still accepted),
+ * SIGUSR2 resumes it.
+ *
+ * How the configuration drives the engine (CPU backend): [srs]
+ * param_cache; [pipeline] synthesis_concurrency = synthesis workers, each
+ * with a pool of [synthesis] threads for key loading and the witness check;
+ * [gpus] gpu_threads = threads of the proving pool (0 = all CPUs);
+ * [pipeline] max_gpu_queue_depth = synthesized partitions that may wait for
+ * the prover (0: synthesis_lookahead + synthesis_concurrency); [daemon]
+ * result_retention, verify_proofs, max_message_size, shutdown_timeout,
+ * state_dir (the job journal; "" turns it off). The other keys are read and
+ * not used yet (memory budget, status_listen, TLS, batching). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "server/config.h"
+#include "server/rpc_server.h"
+#include "util/clock.h"
+
+static int g_level = 2; /* 0 trace, 1 debug, 2 info, 3 warn, 4 error, 5 off */
+
+static int level_of(const char *s)
+{
+    static const char *n[] = {"trace", "debug", "info", "warn", "error", "off"};
+    for (int i = 0; i < 6; i++)
+        if (!strcmp(s, n[i])) return i;
+    return -1;
+}
+
+static void logf_(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void logf_(int level, const char *fmt, ...)
+{
+    static const char *n[] = {"trace", "debug", "info", "warning", "error"};
+    if (level < g_level) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "cuzk-daemon: %s: ", n[level]);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static void on_warn(void *ctx, const char *text)
+{
+    (void)ctx;
+    logf_(3, "config: %s", text);
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: cuzk-daemon [-c cuzk.toml] [-l ADDR] [--log-level trace|debug|info|warn|error|off]\n"
+                    "  ADDR: unix:///path/to.sock (default from the config) or host:port\n");
+}
+
+/* unix:///abs/path, unix:relative/path -> path; NULL when not a unix address */
+static const char *unix_path(const char *addr)
+{
+    if (strncmp(addr, "unix:", 5)) return NULL;
+    const char *p = addr + 5;
+    if (!strncmp(p, "//", 2)) p += 2;
+    return p;
+}
+
+static int connect_unix(const char *path)
+{
+    struct sockaddr_un sa;
+    if (strlen(path) >= sizeof sa.sun_path) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    memcpy(sa.sun_path, path, strlen(path));
+    int r = connect(fd, (struct sockaddr *)&sa, sizeof sa);
+    int err = errno;
+    close(fd);
+    errno = err;
+    return r;
+}
+
+static int split_host_port(const char *addr, char *host, size_t hl, char *port, size_t pl)
+{
+    const char *a = addr;
+    if (!strncmp(a, "dns:", 4)) a += 4;
+    if (!strncmp(a, "ipv4:", 5)) a += 5;
+    if (!strncmp(a, "ipv6:", 5)) a += 5;
+    const char *colon;
+    if (a[0] == '[') {
+        const char *rb = strchr(a, ']');
+        if (!rb || rb[1] != ':') return -1;
+        snprintf(host, hl, "%.*s", (int)(rb - a - 1), a + 1);
+        colon = rb + 1;
+    } else {
+        colon = strrchr(a, ':');
+        if (!colon) return -1;
+        snprintf(host, hl, "%.*s", (int)(colon - a), a);
+    }
+    snprintf(port, pl, "%s", colon + 1);
+    return 0;
+}
+
+static int connect_tcp(const char *host, const char *port)
+{
+    struct addrinfo hints, *res = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_socktype = SOCK_STREAM;
+    const char *h = (!*host || !strcmp(host, "0.0.0.0")) ? "127.0.0.1" : !strcmp(host, "::") ? "::1" : host;
+    if (getaddrinfo(h, port, &hints, &res)) return -1;
+    int ok = -1;
+    for (struct addrinfo *ai = res; ai && ok; ai = ai->ai_next) {
+        int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
+        if (fd < 0) continue;
+        ok = connect(fd, ai->ai_addr, ai->ai_addrlen);
+        close(fd);
+    }
+    freeaddrinfo(res);
+    return ok;
+}
+
+static int is_loopback(const char *host)
+{
+    return !strcmp(host, "localhost") || !strncmp(host, "127.", 4) || !strcmp(host, "::1");
+}
+
+int main(int argc, char **argv)
+{
+    const char *cfg_path = NULL, *listen_opt = NULL, *level_opt = NULL;
+    for (int i = 1; i < argc; i++) {
+        if ((!strcmp(argv[i], "-c") || !strcmp(argv[i], "--config")) && i + 1 < argc) cfg_path = argv[++i];
+        else if ((!strcmp(argv[i], "-l") || !strcmp(argv[i], "--listen")) && i + 1 < argc) listen_opt = argv[++i];
+        else if (!strcmp(argv[i], "--log-level") && i + 1 < argc) level_opt = argv[++i];
+        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { usage(); return 0; }
+        else { usage(); return 2; }
+    }
+    char msg[1024];
+    cz_config cfg;
+    cz_config_defaults(&cfg);
+    if (cfg_path && cz_config_load(&cfg, cfg_path, on_warn, NULL, msg, sizeof msg)) {
+        fprintf(stderr, "cuzk-daemon: %s\n", msg);
+        return 2;
+    }
+    if (listen_opt) snprintf(cfg.listen, sizeof cfg.listen, "%s", listen_opt);
+    if (level_opt) snprintf(cfg.log_level, sizeof cfg.log_level, "%s", level_opt);
+    if ((g_level = level_of(cfg.log_level)) < 0) {
+        fprintf(stderr, "cuzk-daemon: --log-level: unknown level %s\n", cfg.log_level);
+        return 2;
+    }
+
+    /* the address: refuse one in use before anything starts */
+    const char *upath = unix_path(cfg.listen);
+    char host[512] = "", port[64] = "";
+    if (upath) {
+        struct stat st;
+        if (!*upath) { fprintf(stderr, "cuzk-daemon: listen: empty unix socket path\n"); return 2; }
+        char parent[sizeof cfg.listen];
+        snprintf(parent, sizeof parent, "%.*s", (int)sizeof parent - 1, upath);
+        char *slash = strrchr(parent, '/');
+        if (slash && slash != parent) *slash = 0;
+        else snprintf(parent, sizeof parent, "%s", slash ? "/" : ".");
+        if (stat(parent, &st) || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "cuzk-daemon: cannot listen on %s: folder %s does not exist\n", cfg.listen, parent);
+            return 1;
+        }
+        if (lstat(upath, &st) == 0) {
+            if (!S_ISSOCK(st.st_mode)) {
+                fprintf(stderr, "cuzk-daemon: cannot listen on %s: %s exists and is not a socket\n", cfg.listen, upath);
+                return 1;
+            }
+            if (connect_unix(upath) == 0) {
+                fprintf(stderr, "cuzk-daemon: cannot listen on %s: address in use (another process accepts there)\n",
+                        cfg.listen);
+                return 1;
+            }
+            unlink(upath); /* a stale socket file */
+        }
+    } else {
+        if (split_host_port(cfg.listen, host, sizeof host, port, sizeof port)) {
+            fprintf(stderr, "cuzk-daemon: listen: %s is neither unix:///path nor host:port\n", cfg.listen);
+            return 2;
+        }
+        if (!is_loopback(host)) {
+            if (cfg.tls_cert[0] || cfg.tls_key[0])
+                logf_(3, "TLS is not implemented yet; tls_cert/tls_key are ignored");
+            logf_(3, "listening on %s, which is not loopback: the API is unauthenticated, anyone who reaches it "
+                     "can submit and cancel work",
+                  cfg.listen);
+        }
+    }
+
+    /* signals: handled by sigwait on this thread; every thread made from here on inherits the mask */
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGTERM);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGUSR1);
+    sigaddset(&sigs, SIGUSR2);
+    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    cz_engine_opts eo;
+    cz_engine_opts_defaults(&eo);
+    snprintf(eo.param_cache, sizeof eo.param_cache, "%s", cfg.param_cache);
+    eo.synthesis_workers = cfg.synthesis_concurrency > 0 ? cfg.synthesis_concurrency : 1;
+    eo.synthesis_threads = cfg.synthesis_threads; /* 0: none beside the worker itself */
+    eo.prove_workers = 1;
+    eo.prove_threads = cfg.gpu_threads;
+    eo.max_queue_depth = cfg.max_gpu_queue_depth > 0 ? cfg.max_gpu_queue_depth
+                                                      : cfg.synthesis_lookahead + eo.synthesis_workers;
+    eo.result_retention_ms = cfg.result_retention_ms;
+    eo.verify_proofs = cfg.verify_proofs;
+    eo.timeline = stderr;
+    snprintf(eo.state_dir, sizeof eo.state_dir, "%s", cfg.state_dir);
+    cz_engine *e;
+    if (cz_engine_create(&e, &eo, msg, sizeof msg)) {
+        fprintf(stderr, "cuzk-daemon: %s\n", msg);
+        return 1;
+    }
+    cz_rpc_opts ro = {.listen = cfg.listen, .max_message_bytes = cfg.max_message_bytes, .verbose = g_level <= 1};
+    cz_rpc_server *srv;
+    if (cz_rpc_start(&srv, e, &ro, msg, sizeof msg)) {
+        fprintf(stderr, "cuzk-daemon: %s\n", msg);
+        cz_engine_destroy(e);
+        return 1;
+    }
+    /* ready only once the socket accepts */
+    char shown[600];
+    snprintf(shown, sizeof shown, "%s", cfg.listen);
+    if (!upath && !strcmp(port, "0")) { /* port 0: the one the system chose */
+        snprintf(port, sizeof port, "%d", cz_rpc_port(srv));
+        snprintf(shown, sizeof shown, "%s%s%s:%s", strchr(host, ':') ? "[" : "", host, strchr(host, ':') ? "]" : "", port);
+    }
+    int up = -1;
+    for (int i = 0; i < 500 && up; i++) {
+        up = upath ? connect_unix(upath) : connect_tcp(host, port);
+        if (up) {
+            struct timespec ts = {0, 10 * 1000000L};
+            nanosleep(&ts, NULL);
+        }
+    }
+    if (up) {
+        fprintf(stderr, "cuzk-daemon: %s does not accept connections after 5 s\n", cfg.listen);
+        cz_rpc_stop_accepting(srv);
+        cz_rpc_cancel_all(srv);
+        cz_engine_destroy(e);
+        cz_rpc_destroy(srv);
+        return 1;
+    }
+    if (upath && chmod(upath, 0660)) logf_(3, "chmod 0660 %s: %s", upath, strerror(errno));
+    logf_(2, "param_cache %s, %d synthesis worker(s), 1 CPU proving worker (%s threads), verify_proofs %s",
+          eo.param_cache, eo.synthesis_workers, eo.prove_threads ? "configured" : "all CPU", eo.verify_proofs ? "on" : "off");
+    printf("cuzk-daemon: ready, listening on %s (pid %d, CPU backend)\n", shown, (int)getpid());
+    fflush(stdout);
+
+    for (;;) {
+        int sig = 0;
+        if (sigwait(&sigs, &sig)) continue;
+        if (sig == SIGUSR1) { cz_engine_pause(e, 1); logf_(2, "dispatch paused (SIGUSR1)"); continue; }
+        if (sig == SIGUSR2) { cz_engine_pause(e, 0); logf_(2, "dispatch resumed (SIGUSR2)"); continue; }
+        logf_(2, "%s: stopping; waiting up to %llu ms for the jobs under way", sig == SIGTERM ? "SIGTERM" : "SIGINT",
+              (unsigned long long)cfg.shutdown_timeout_ms);
+        break;
+    }
+    cz_rpc_stop_accepting(srv);
+    double t0 = cz_now_ms();
+    unsigned left = 0;
+    for (;;) {
+        cz_engine_status st;
+        cz_engine_get_status(e, &st);
+        left = st.queued_jobs + st.running_jobs;
+        cz_engine_status_free(&st);
+        if (!left || cz_now_ms() - t0 >= (double)cfg.shutdown_timeout_ms) break;
+        struct timespec ts = {0, 20 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    if (left) {
+        logf_(3, "shutdown timeout: cancelling %u job(s)", left);
+    } else { /* let the last answers go out */
+        double rest = (double)cfg.shutdown_timeout_ms - (cz_now_ms() - t0);
+        cz_rpc_wait_calls(srv, rest > 1000 ? 1000 : rest > 0 ? (uint64_t)rest : 0);
+    }
+    cz_rpc_cancel_all(srv);
+    cz_engine_destroy(e);
+    cz_rpc_destroy(srv);
+    if (upath) unlink(upath);
+    logf_(2, "stopped");
+    return 0;
+}

@@ -1,0 +1,101 @@
+/* circuit.h — the circuits a job can name, and the cache that keeps their
+ * keys loaded between jobs (the "SRS cache"; engine-internal).
+ *
+ * A circuit_id is resolved, without reading the files, to one of:
+ *   CZ_CIRC_PARAMS  <dir>/<id>.params + <dir>/<id>.pce (+ <id>.vk, used for
+ *                   the self-check when present; else the vk in .params)
+ *   CZ_CIRC_ZKEY    <dir>/<id>.zkey (a snarkjs key)
+ *   CZ_CIRC_SYNTH   "synth-<log2>-<partitions>": the synthetic circuit of
+ *                   circuits/synth.h with 2^log2 - 4 constraints (domain
+ *                   2^log2), keys from the INSECURE seeded test setup,
+ *                   made in memory on first use. Benchmark-only. Its cache
+ *                   key is "synth-<log2>" (every partition count shares it).
+ * A circuit_id that is not a plain file name (a '/', "..", a leading '.',
+ * control characters, more than 100 bytes) is refused.
+ *
+ * Each cache entry holds a reference count (jobs holding it), a loaded flag
+ * and, while one thread loads it, a loading flag the others wait on (they
+ * wait on the cache's condition variable). Loading and freeing run without
+ * the cache lock held. An evicted entry in use is freed when its last
+ * holder releases it. Lock order: the engine lock, if held, before the
+ * cache lock. */
+#ifndef CZ_ENGINE_CIRCUIT_H
+#define CZ_ENGINE_CIRCUIT_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "formats/zkey.h"
+#include "groth16/groth16.h"
+#include "r1cs/r1cs.h"
+#include "util/pool.h"
+
+typedef enum { CZ_CIRC_PARAMS, CZ_CIRC_ZKEY, CZ_CIRC_SYNTH } cz_circuit_type;
+
+#define CZ_SYNTH_MIN_LOG2 5
+#define CZ_SYNTH_MAX_LOG2 30
+#define CZ_SYNTH_MAX_PARTITIONS 1024
+#define CZ_SYNTH_PUBLIC 3
+
+typedef struct cz_circuit {
+    char key[CZ_CIRCUIT_ID_MAX];
+    cz_circuit_type type;
+    int log2;                 /* synthetic only */
+    unsigned refs;
+    int loaded, loading, evict_pending;
+    uint64_t size_bytes, last_used_ms;
+    /* loaded data */
+    cz_r1cs cs;               /* PARAMS: mapped .pce; SYNTH: heap */
+    cz_groth16_pk pk;         /* PARAMS, SYNTH */
+    cz_zkey zk;               /* ZKEY */
+    cz_groth16_pvk pvk;
+    uint64_t n_vars, n_inputs;
+    struct cz_circuit *next;
+} cz_circuit;
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    cz_circuit *head;
+    char dir[4096];
+} cz_circuit_cache;
+
+void cz__cache_init(cz_circuit_cache *c, const char *dir);
+void cz__cache_destroy(cz_circuit_cache *c);
+
+/* checks the id's syntax (msg starts "circuit_id: "); for a synthetic id
+ * fills *log2 and *partitions, else sets *partitions = 0 */
+cz_err cz__circuit_check_id(const char *id, cz_circuit_type *type, int *log2, int *partitions, char *msg,
+                            size_t msglen);
+/* resolves id (finding its files: CZ_ERR_INVALID_ARG naming circuit_id if there
+ * are none) and
+ * takes a reference to its entry, creating it unloaded if new */
+cz_err cz__cache_acquire(cz_circuit_cache *c, const char *id, cz_circuit **out, char *msg, size_t msglen);
+void cz__cache_release(cz_circuit_cache *c, cz_circuit *ci);
+/* loads ci's keys unless loaded; *load_ms: time spent here (0 if loaded);
+ * *already (may be NULL) = 1 when nothing had to be loaded */
+cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64_t *load_ms, int *already, char *msg,
+                      size_t msglen);
+/* drops the keys of the entry named id (or marks it for dropping) */
+cz_err cz__cache_evict(cz_circuit_cache *c, const char *id, int *was_loaded, uint64_t *freed, char *msg,
+                       size_t msglen);
+/* a malloc'ed snapshot of the entries */
+size_t cz__cache_snapshot(cz_circuit_cache *c, cz_srs_status **out);
+
+/* the witness of one partition: parses payload (.wtns or witness.bin) for a
+ * file circuit, checking it against the circuit (and, with a .pce, against
+ * every constraint), or generates the synthetic witness. *w: n_vars values
+ * (free). ci must be loaded. */
+cz_err cz__circuit_witness(const cz_circuit *ci, const uint8_t *payload, size_t len, cz_fr **w, cz_pool *pool,
+                           char *msg, size_t msglen);
+/* cheap checks of a generic payload's header at submit time (msg names the
+ * field given) */
+cz_err cz__payload_check(const uint8_t *payload, size_t len, const char *field, char *msg, size_t msglen);
+/* proves one partition on the CPU with fresh randomness */
+cz_err cz__circuit_prove_cpu(const cz_circuit *ci, const cz_fr *w, cz_groth16_proof *out, cz_pool *pool,
+                             cz_groth16_timings *t, char *msg, size_t msglen);
+/* 1 if the proof verifies against the circuit's vk and w's public inputs */
+int cz__circuit_verify(const cz_circuit *ci, const cz_groth16_proof *p, const cz_fr *w);
+
+#endif

@@ -1,0 +1,212 @@
+/* engine.h — the proving engine: jobs, priority queues, per-partition
+ * dispatch to synthesis and proving workers, the circuit (SRS) cache,
+ * TIMELINE lines and counters. No gRPC in here: src/server wraps it.
+ *
+ * A job is one proof request. It is split into partitions; each partition
+ * is synthesized (its witness made) by a synthesis worker, then proved by a
+ * proving worker of the backend (backend.h), then verified. The job ends
+ * COMPLETED when every partition has a verified proof (the proofs are
+ * concatenated in partition order), FAILED at the first failed partition,
+ * or CANCELLED. Job states:
+ *   queued -> synthesizing -> proving -> completed | failed | cancelled
+ * (a job is "synthesizing" from its first partition's synthesis on, and
+ * "proving" from its first partition's proof on).
+ *
+ * Circuits (what a request names, see circuit.h): GROTH16_GENERIC with a
+ * circuit_id naming files in the parameter cache, or the synthetic
+ * benchmark circuit `synth-<log2>-<partitions>`. The Filecoin kinds are
+ * refused with CZ_ERR_UNSUPPORTED until their circuits exist.
+ *
+ * With opts.state_dir set, accepted jobs are journaled before
+ * cz_engine_submit returns and read back by cz_engine_create: jobs that
+ * had not ended run again (same job id and request_id), ended ones stay
+ * until their retention is over (journal.h).
+ *
+ * Waiting: cz_engine_await blocks (tests, simple callers); cz_engine_watch
+ * registers a callback run once when the job ends (servers). Results of
+ * ended jobs stay for result_retention_ms and are then pruned.
+ *
+ * Every function is thread-safe. */
+#ifndef CZ_ENGINE_ENGINE_H
+#define CZ_ENGINE_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "util/err.h"
+
+/* values as in proto/cuzk/v1/proving.proto */
+enum {
+    CZ_KIND_UNSPECIFIED = 0,
+    CZ_KIND_POREP_SEAL_COMMIT = 1,
+    CZ_KIND_SNAP_DEALS_UPDATE = 2,
+    CZ_KIND_WINDOW_POST_PARTITION = 3,
+    CZ_KIND_WINNING_POST = 4,
+    CZ_KIND_GROTH16_GENERIC = 100,
+};
+enum { CZ_PRIO_UNSPECIFIED = 0, CZ_PRIO_LOW = 1, CZ_PRIO_NORMAL = 2, CZ_PRIO_HIGH = 3, CZ_PRIO_CRITICAL = 4 };
+
+typedef enum {
+    CZ_JOB_QUEUED = 0,
+    CZ_JOB_SYNTHESIZING,
+    CZ_JOB_PROVING,
+    CZ_JOB_COMPLETED,
+    CZ_JOB_FAILED,
+    CZ_JOB_CANCELLED,
+} cz_job_state;
+
+/* engine errors beyond util/err.h's: an unknown job id */
+#define CZ_ERR_NOT_FOUND (CZ_ERR__COUNT + 1)
+/* await ran out of time (the job goes on) */
+#define CZ_ERR_TIMEOUT (CZ_ERR__COUNT + 2)
+
+#define CZ_JOB_ID_MAX 48
+#define CZ_CIRCUIT_ID_MAX 128
+
+typedef struct {
+    char param_cache[4096];     /* folder of <circuit_id>.params/.pce/.vk/.zkey */
+    int synthesis_workers;      /* threads that make witnesses (>= 1) */
+    int synthesis_threads;      /* pool threads per synthesis worker for its data-parallel parts
+                                 * (key loading, the witness check); 0 or 1 = none */
+    int prove_workers;          /* proving workers (>= 1) */
+    int prove_threads;          /* threads per proving worker's pool; 0 = one per CPU */
+    int max_queue_depth;        /* synthesized partitions waiting for a prover (>= 1) */
+    uint64_t result_retention_ms;
+    int verify_proofs;
+    FILE *timeline;             /* TIMELINE lines go here; NULL = none */
+    char state_dir[4096];       /* the job journal (journal.h); "" = none */
+} cz_engine_opts;
+
+/* defaults: 1 synthesis worker, 1 proving worker on all CPUs, queue depth 2,
+ * 30 min retention, verify on, no timeline, param_cache "." */
+void cz_engine_opts_defaults(cz_engine_opts *o);
+
+typedef struct {
+    const char *request_id;     /* "" or NULL: no idempotency */
+    int proof_kind;
+    int priority;               /* CZ_PRIO_*; UNSPECIFIED takes the kind's default */
+    const char *circuit_id;
+    /* the witness (generic) or seed (synthetic); one partition per entry
+     * of payloads when n_payloads > 0, else one partition with payload */
+    const uint8_t *payload;
+    size_t payload_len;
+    const uint8_t *const *payloads;
+    const size_t *payload_lens;
+    size_t n_payloads;
+} cz_job_request;
+
+typedef struct {
+    char job_id[CZ_JOB_ID_MAX];
+    cz_job_state state;
+    uint8_t *proof;             /* malloc'ed, proof_len bytes (COMPLETED only) */
+    size_t proof_len;
+    char error[512];
+    uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, prove_ms, total_ms;
+} cz_job_result;
+
+void cz_job_result_free(cz_job_result *r);
+
+typedef struct cz_engine cz_engine;
+
+cz_err cz_engine_create(cz_engine **out, const cz_engine_opts *o, char *msg, size_t msglen);
+/* cancels what is left, joins every thread, frees everything */
+void cz_engine_destroy(cz_engine *e);
+
+/* Accepts a job. A request_id seen before whose job is queued, running or
+ * completed (and not yet pruned) returns that job (*attached = 1); a failed
+ * or cancelled one starts a new attempt. Errors: CZ_ERR_INVALID_ARG with
+ * msg naming the field ("circuit_id: ..."), CZ_ERR_UNSUPPORTED for a kind
+ * that is not implemented (a circuit whose files are missing is an
+ * INVALID_ARG naming circuit_id too). queue_pos: jobs that start before
+ * this one (0 when it is running). Either out pointer may be NULL. */
+cz_err cz_engine_submit(cz_engine *e, const cz_job_request *r, char job_id[CZ_JOB_ID_MAX], uint32_t *queue_pos,
+                        int *attached, char *msg, size_t msglen);
+
+/* the job's current result (state may be non-terminal); CZ_ERR_NOT_FOUND */
+cz_err cz_engine_result(cz_engine *e, const char *job_id, cz_job_result *out);
+
+/* Waits until the job ends or timeout_ms passes (0 = forever); fills *out
+ * either way. CZ_ERR_NOT_FOUND, CZ_ERR_TIMEOUT or CZ_OK. */
+cz_err cz_engine_await(cz_engine *e, const char *job_id, uint64_t timeout_ms, cz_job_result *out);
+
+/* A watch: cb(w) runs once on an engine thread (without engine locks held)
+ * after the job ends, or at once on the calling thread when it has ended
+ * already. The caller owns w and keeps it alive until cb has run or
+ * cz_engine_unwatch returned 1. */
+typedef struct cz_watch {
+    void (*cb)(struct cz_watch *w);
+    void *ctx;
+    struct cz_watch *next;
+    int armed;                  /* engine-private */
+    char job_id[CZ_JOB_ID_MAX];
+} cz_watch;
+cz_err cz_engine_watch(cz_engine *e, const char *job_id, cz_watch *w);
+/* 1: removed, cb will not run; 0: cb has run or is running */
+int cz_engine_unwatch(cz_engine *e, cz_watch *w);
+
+/* Cancels a job: a queued one ends at once, a running one stops at its next
+ * stage boundary (and is reported CANCELLED at once). *was_running says
+ * whether it had started. Cancelling an ended job changes nothing.
+ * CZ_ERR_NOT_FOUND. */
+cz_err cz_engine_cancel(cz_engine *e, const char *job_id, int *was_running);
+
+/* paused = 1: no partition starts synthesis (the ones under way go on, and
+ * jobs are still accepted); 0: dispatch resumes. For maintenance and for
+ * tests that need jobs to stay queued. */
+void cz_engine_pause(cz_engine *e, int paused);
+
+/* loads a circuit's keys now; *already = 1 when they were loaded */
+cz_err cz_engine_preload(cz_engine *e, const char *circuit_id, int *already, uint64_t *load_ms, char *msg,
+                         size_t msglen);
+/* drops a circuit's keys (now, or when its last running job ends) */
+cz_err cz_engine_evict(cz_engine *e, const char *circuit_id, int *was_loaded, uint64_t *freed_bytes, char *msg,
+                       size_t msglen);
+
+/* ---- status ---- */
+#define CZ_N_KINDS 6 /* index: cz_kind_index */
+typedef struct {
+    char circuit_id[CZ_CIRCUIT_ID_MAX];
+    int loaded;
+    uint64_t size_bytes;
+    unsigned ref_count;
+} cz_srs_status;
+
+typedef struct {
+    char current_job[CZ_JOB_ID_MAX];
+    int current_kind;
+    uint64_t busy_ms;
+} cz_worker_status;
+
+typedef struct {
+    uint64_t uptime_ms;
+    uint64_t completed, failed, cancelled;
+    uint64_t completed_by_kind[CZ_N_KINDS], failed_by_kind[CZ_N_KINDS];
+    unsigned pending_by_kind[CZ_N_KINDS], running_by_kind[CZ_N_KINDS];
+    unsigned queued_jobs, running_jobs, queued_partitions, prove_queue_depth;
+    unsigned n_workers;
+    cz_worker_status *workers; /* n_workers, malloc'ed */
+    size_t n_srs;
+    cz_srs_status *srs;        /* malloc'ed */
+    /* proof durations (submit to end) of completed jobs: Prometheus buckets */
+    uint64_t dur_bucket[12];   /* counts <= cz_engine_dur_bounds[i] seconds */
+    double dur_sum_s;
+    uint64_t synth_ms_total, prove_ms_total;
+    /* per partition: synthesis and prove (+ verify) times, Prometheus
+     * buckets (counts <= cz_engine_stage_bounds[i] seconds), count, sum */
+    uint64_t synth_bucket[12], prove_bucket[12], n_synth, n_prove, synth_sum_ms, prove_sum_ms;
+} cz_engine_status;
+
+extern const double cz_engine_dur_bounds[12];
+extern const double cz_engine_stage_bounds[12];
+
+cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *out);
+void cz_engine_status_free(cz_engine_status *s);
+
+int cz_kind_index(int kind);            /* 0..CZ_N_KINDS-1, -1 for an unknown kind */
+int cz_kind_from_index(int index);
+const char *cz_kind_name(int kind);     /* "porep_seal_commit", ..., "groth16_generic" */
+const char *cz_job_state_name(cz_job_state s);
+/* the priority a job of this kind gets when the request leaves it UNSPECIFIED */
+int cz_kind_default_priority(int kind);
+
+#endif

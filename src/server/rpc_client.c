@@ -1,0 +1,184 @@
+/* rpc_client.c — blocking unary calls to cuzk.v1.ProvingEngine on the gRPC
+ * C core (contract in rpc_client.h).
+ *
+ * A call: a completion queue of its own, one batch with every op a unary
+ * call needs (send metadata, message, half-close; receive metadata,
+ * message, status), wait for its tag, then release the call and drain and
+ * destroy the queue. */
+#include "server/rpc_client.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <grpc/byte_buffer.h>
+#include <grpc/byte_buffer_reader.h>
+#include <grpc/grpc.h>
+#include <grpc/grpc_security.h>
+#include <grpc/support/time.h>
+
+#include "cuzk/v1/proving.pb-c.h"
+
+struct cz_rpc_client {
+    grpc_channel *ch;
+};
+
+cz_err cz_rpc_client_open(cz_rpc_client **out, const char *addr, char *msg, size_t msglen)
+{
+    cz_rpc_client *c = calloc(1, sizeof *c);
+    if (!c) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    grpc_init();
+    grpc_arg args[2];
+    memset(args, 0, sizeof args);
+    args[0].type = GRPC_ARG_INTEGER;
+    args[0].key = GRPC_ARG_MAX_RECEIVE_MESSAGE_LENGTH;
+    args[0].value.integer = 0x7fffffff;
+    args[1].type = GRPC_ARG_INTEGER;
+    args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
+    args[1].value.integer = 0x7fffffff;
+    grpc_channel_args ca = {2, args};
+    grpc_channel_credentials *cr = grpc_insecure_credentials_create();
+    c->ch = grpc_channel_create(addr, cr, &ca);
+    grpc_channel_credentials_release(cr);
+    if (!c->ch) {
+        free(c);
+        grpc_shutdown();
+        return cz_fail(CZ_ERR_IO, msg, msglen, "cannot make a channel to %s", addr);
+    }
+    *out = c;
+    return CZ_OK;
+}
+
+void cz_rpc_client_close(cz_rpc_client *c)
+{
+    if (!c) return;
+    grpc_channel_destroy(c->ch);
+    free(c);
+    grpc_shutdown();
+}
+
+/* one unary call: req packed, the answer's bytes in *resp (gpr-free with
+ * grpc_slice_unref); returns the gRPC status, details in msg */
+static grpc_status_code unary(cz_rpc_client *c, const char *method, const ProtobufCMessage *req, uint64_t timeout_ms,
+                              grpc_slice *resp, char *msg, size_t msglen)
+{
+    grpc_completion_queue *cq = grpc_completion_queue_create_for_next(NULL);
+    gpr_timespec dl = timeout_ms ? gpr_time_add(gpr_now(GPR_CLOCK_REALTIME),
+                                                gpr_time_from_millis((int64_t)timeout_ms, GPR_TIMESPAN))
+                                 : gpr_inf_future(GPR_CLOCK_REALTIME);
+    grpc_slice m = grpc_slice_from_static_string(method);
+    grpc_call *call = grpc_channel_create_call(c->ch, NULL, GRPC_PROPAGATE_DEFAULTS, cq, m, NULL, dl, NULL);
+    size_t len = protobuf_c_message_get_packed_size(req);
+    grpc_slice sl = grpc_slice_malloc(len);
+    protobuf_c_message_pack(req, GRPC_SLICE_START_PTR(sl));
+    grpc_byte_buffer *send = grpc_raw_byte_buffer_create(&sl, 1);
+    grpc_slice_unref(sl);
+    grpc_byte_buffer *recv = NULL;
+    grpc_metadata_array md0, md1;
+    grpc_metadata_array_init(&md0);
+    grpc_metadata_array_init(&md1);
+    grpc_status_code st = GRPC_STATUS_UNKNOWN;
+    grpc_slice details = grpc_empty_slice();
+    grpc_op ops[6];
+    memset(ops, 0, sizeof ops);
+    ops[0].op = GRPC_OP_SEND_INITIAL_METADATA;
+    ops[1].op = GRPC_OP_SEND_MESSAGE;
+    ops[1].data.send_message.send_message = send;
+    ops[2].op = GRPC_OP_SEND_CLOSE_FROM_CLIENT;
+    ops[3].op = GRPC_OP_RECV_INITIAL_METADATA;
+    ops[3].data.recv_initial_metadata.recv_initial_metadata = &md0;
+    ops[4].op = GRPC_OP_RECV_MESSAGE;
+    ops[4].data.recv_message.recv_message = &recv;
+    ops[5].op = GRPC_OP_RECV_STATUS_ON_CLIENT;
+    ops[5].data.recv_status_on_client.trailing_metadata = &md1;
+    ops[5].data.recv_status_on_client.status = &st;
+    ops[5].data.recv_status_on_client.status_details = &details;
+    int tag;
+    if (grpc_call_start_batch(call, ops, 6, &tag, NULL) == GRPC_CALL_OK)
+        grpc_completion_queue_next(cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL);
+    else
+        st = GRPC_STATUS_INTERNAL;
+    snprintf(msg, msglen, "%.*s", (int)GRPC_SLICE_LENGTH(details), (const char *)GRPC_SLICE_START_PTR(details));
+    *resp = grpc_empty_slice();
+    if (st == GRPC_STATUS_OK && recv) {
+        grpc_byte_buffer_reader rd;
+        if (grpc_byte_buffer_reader_init(&rd, recv)) {
+            *resp = grpc_byte_buffer_reader_readall(&rd);
+            grpc_byte_buffer_reader_destroy(&rd);
+        }
+    }
+    if (recv) grpc_byte_buffer_destroy(recv);
+    grpc_byte_buffer_destroy(send);
+    grpc_slice_unref(details);
+    grpc_metadata_array_destroy(&md0);
+    grpc_metadata_array_destroy(&md1);
+    grpc_call_unref(call);
+    grpc_completion_queue_shutdown(cq);
+    while (grpc_completion_queue_next(cq, gpr_inf_future(GPR_CLOCK_REALTIME), NULL).type != GRPC_QUEUE_SHUTDOWN) {}
+    grpc_completion_queue_destroy(cq);
+    return st;
+}
+
+cz_err cz_rpc_client_prove(cz_rpc_client *c, const cz_rpc_prove_req *r, uint64_t timeout_ms, cz_rpc_prove_res *out,
+                           char *msg, size_t msglen)
+{
+    memset(out, 0, sizeof *out);
+    Cuzk__V1__SubmitProofRequest s = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+    s.request_id = (char *)(r->request_id ? r->request_id : "");
+    s.proof_kind = (Cuzk__V1__ProofKind)r->proof_kind;
+    s.priority = (Cuzk__V1__Priority)r->priority;
+    s.circuit_id = (char *)(r->circuit_id ? r->circuit_id : "");
+    s.vanilla_proof.data = (uint8_t *)r->payload;
+    s.vanilla_proof.len = r->payload_len;
+    Cuzk__V1__ProveRequest p = CUZK__V1__PROVE_REQUEST__INIT;
+    p.submit = &s;
+    grpc_slice resp;
+    char det[512];
+    grpc_status_code st = unary(c, "/cuzk.v1.ProvingEngine/Prove", &p.base, timeout_ms, &resp, det, sizeof det);
+    out->grpc_code = (int)st;
+    if (st != GRPC_STATUS_OK) {
+        snprintf(out->error, sizeof out->error, "%s", det);
+        grpc_slice_unref(resp);
+        return cz_fail(CZ_ERR_IO, msg, msglen, "Prove: gRPC status %d: %s", (int)st, det);
+    }
+    Cuzk__V1__ProveResponse *pr = cuzk__v1__prove_response__unpack(NULL, GRPC_SLICE_LENGTH(resp), GRPC_SLICE_START_PTR(resp));
+    grpc_slice_unref(resp);
+    if (!pr || !pr->result) {
+        if (pr) cuzk__v1__prove_response__free_unpacked(pr, NULL);
+        return cz_fail(CZ_ERR_PARSE, msg, msglen, "Prove: the answer does not parse");
+    }
+    const Cuzk__V1__AwaitProofResponse *a = pr->result;
+    out->status = (int)a->status;
+    snprintf(out->job_id, sizeof out->job_id, "%s", a->job_id);
+    snprintf(out->error, sizeof out->error, "%s", a->error_message);
+    out->proof_len = a->proof.len;
+    out->queue_wait_ms = a->queue_wait_ms;
+    out->srs_load_ms = a->srs_load_ms;
+    out->synthesis_ms = a->synthesis_ms;
+    out->gpu_compute_ms = a->gpu_compute_ms;
+    out->total_ms = a->total_ms;
+    cuzk__v1__prove_response__free_unpacked(pr, NULL);
+    return CZ_OK;
+}
+
+cz_err cz_rpc_client_preload(cz_rpc_client *c, const char *circuit_id, int *already, uint64_t *load_ms, char *msg,
+                             size_t msglen)
+{
+    Cuzk__V1__PreloadSrsRequest q = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
+    q.circuit_id = (char *)circuit_id;
+    grpc_slice resp;
+    char det[512];
+    grpc_status_code st = unary(c, "/cuzk.v1.ProvingEngine/PreloadSRS", &q.base, 0, &resp, det, sizeof det);
+    if (st != GRPC_STATUS_OK) {
+        grpc_slice_unref(resp);
+        return cz_fail(CZ_ERR_IO, msg, msglen, "PreloadSRS %s: gRPC status %d: %s", circuit_id, (int)st, det);
+    }
+    Cuzk__V1__PreloadSrsResponse *r = cuzk__v1__preload_srs_response__unpack(NULL, GRPC_SLICE_LENGTH(resp),
+                                                                              GRPC_SLICE_START_PTR(resp));
+    grpc_slice_unref(resp);
+    if (!r) return cz_fail(CZ_ERR_PARSE, msg, msglen, "PreloadSRS: the answer does not parse");
+    *already = r->already_loaded;
+    *load_ms = r->load_time_ms;
+    cuzk__v1__preload_srs_response__free_unpacked(r, NULL);
+    return CZ_OK;
+}

@@ -1,0 +1,116 @@
+/* rpc_metrics.c — the Prometheus text exposition GetMetrics returns, from
+ * one engine status snapshot. The reference engine's metric names come
+ * first (dashboards built for it keep working), then ours. */
+#include "server/rpc_server.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    char *buf;
+    size_t len, cap;
+} sbuf;
+
+static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(sbuf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->buf ? b->buf + b->len : NULL, b->buf ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) return;
+        if (b->buf && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = (b->cap ? b->cap * 2 : 4096) + (size_t)n;
+        char *p = realloc(b->buf, cap);
+        if (!p) return;
+        b->buf = p;
+        b->cap = cap;
+    }
+}
+
+char *cz_rpc_metrics_text(cz_engine *e)
+{
+    cz_engine_status st;
+    cz_engine_get_status(e, &st);
+    sbuf b = {0};
+    put(&b, "# HELP cuzk_proofs_completed_total Proofs completed since start.\n"
+            "# TYPE cuzk_proofs_completed_total counter\ncuzk_proofs_completed_total %llu\n",
+        (unsigned long long)st.completed);
+    put(&b, "# HELP cuzk_proofs_failed_total Proofs failed since start.\n"
+            "# TYPE cuzk_proofs_failed_total counter\ncuzk_proofs_failed_total %llu\n",
+        (unsigned long long)st.failed);
+    put(&b, "# HELP cuzk_uptime_seconds Seconds since the daemon started.\n"
+            "# TYPE cuzk_uptime_seconds gauge\ncuzk_uptime_seconds %llu\n",
+        (unsigned long long)(st.uptime_ms / 1000));
+    put(&b, "# HELP cuzk_queue_depth Jobs waiting to start.\n# TYPE cuzk_queue_depth gauge\ncuzk_queue_depth %u\n",
+        st.queued_jobs);
+    put(&b, "# HELP cuzk_proofs_completed Proofs completed, by proof kind.\n# TYPE cuzk_proofs_completed counter\n");
+    for (int i = 1; i < CZ_N_KINDS; i++)
+        put(&b, "cuzk_proofs_completed{proof_kind=\"%s\"} %llu\n", cz_kind_name(cz_kind_from_index(i)),
+            (unsigned long long)st.completed_by_kind[i]);
+    put(&b, "# HELP cuzk_proofs_failed Proofs failed, by proof kind.\n# TYPE cuzk_proofs_failed counter\n");
+    for (int i = 1; i < CZ_N_KINDS; i++)
+        put(&b, "cuzk_proofs_failed{proof_kind=\"%s\"} %llu\n", cz_kind_name(cz_kind_from_index(i)),
+            (unsigned long long)st.failed_by_kind[i]);
+    put(&b, "# HELP cuzk_proof_duration_seconds Submit-to-completion time of completed proofs.\n"
+            "# TYPE cuzk_proof_duration_seconds histogram\n");
+    for (int i = 0; i < 12; i++) {
+        if (i == 11) put(&b, "cuzk_proof_duration_seconds_bucket{le=\"+Inf\"} %llu\n", (unsigned long long)st.dur_bucket[i]);
+        else
+            put(&b, "cuzk_proof_duration_seconds_bucket{le=\"%g\"} %llu\n", cz_engine_dur_bounds[i],
+                (unsigned long long)st.dur_bucket[i]);
+    }
+    put(&b, "cuzk_proof_duration_seconds_sum %.3f\ncuzk_proof_duration_seconds_count %llu\n", st.dur_sum_s,
+        (unsigned long long)st.completed);
+    put(&b, "# HELP cuzk_running_jobs Jobs being synthesized or proved.\n"
+            "# TYPE cuzk_running_jobs gauge\ncuzk_running_jobs %u\n",
+        st.running_jobs);
+    put(&b, "# HELP cuzk_gpu_workers Proving workers (CPU backend workers when there is no GPU).\n"
+            "# TYPE cuzk_gpu_workers gauge\ncuzk_gpu_workers %u\n",
+        st.n_workers);
+    /* ours */
+    put(&b, "# HELP cuzk_proofs_cancelled_total Jobs cancelled since start.\n"
+            "# TYPE cuzk_proofs_cancelled_total counter\ncuzk_proofs_cancelled_total %llu\n",
+        (unsigned long long)st.cancelled);
+    put(&b, "# HELP cuzk_partitions_queued Partitions waiting for synthesis.\n"
+            "# TYPE cuzk_partitions_queued gauge\ncuzk_partitions_queued %u\n",
+        st.queued_partitions);
+    put(&b, "# HELP cuzk_prove_queue_depth Synthesized partitions waiting for a proving worker.\n"
+            "# TYPE cuzk_prove_queue_depth gauge\ncuzk_prove_queue_depth %u\n",
+        st.prove_queue_depth);
+    put(&b, "# HELP cuzk_synthesis_seconds_total Time spent making witnesses.\n"
+            "# TYPE cuzk_synthesis_seconds_total counter\ncuzk_synthesis_seconds_total %.3f\n",
+        st.synth_ms_total / 1e3);
+    put(&b, "# HELP cuzk_prove_seconds_total Time proving workers spent proving and verifying.\n"
+            "# TYPE cuzk_prove_seconds_total counter\ncuzk_prove_seconds_total %.3f\n",
+        st.prove_ms_total / 1e3);
+    static const char *hn[2] = {"cuzk_partition_synthesis_seconds", "cuzk_partition_prove_seconds"};
+    static const char *hh[2] = {"Witness synthesis time per partition.", "Prove + verify time per partition."};
+    const uint64_t *hb[2] = {st.synth_bucket, st.prove_bucket}, hc[2] = {st.n_synth, st.n_prove};
+    const double hs[2] = {st.synth_sum_ms / 1e3, st.prove_sum_ms / 1e3};
+    for (int h = 0; h < 2; h++) {
+        put(&b, "# HELP %s %s\n# TYPE %s histogram\n", hn[h], hh[h], hn[h]);
+        for (int i = 0; i < 12; i++) {
+            if (i == 11) put(&b, "%s_bucket{le=\"+Inf\"} %llu\n", hn[h], (unsigned long long)hb[h][i]);
+            else put(&b, "%s_bucket{le=\"%g\"} %llu\n", hn[h], cz_engine_stage_bounds[i], (unsigned long long)hb[h][i]);
+        }
+        put(&b, "%s_sum %.3f\n%s_count %llu\n", hn[h], hs[h], hn[h], (unsigned long long)hc[h]);
+    }
+    put(&b, "# HELP cuzk_worker_busy_seconds_total Busy time per proving worker.\n"
+            "# TYPE cuzk_worker_busy_seconds_total counter\n");
+    for (unsigned i = 0; i < st.n_workers; i++)
+        put(&b, "cuzk_worker_busy_seconds_total{worker=\"%u\"} %.3f\n", i, st.workers[i].busy_ms / 1e3);
+    put(&b, "# HELP cuzk_srs_bytes Key sizes by tier (warm: in host memory).\n# TYPE cuzk_srs_bytes gauge\n");
+    for (size_t i = 0; i < st.n_srs; i++)
+        put(&b, "cuzk_srs_bytes{circuit_id=\"%s\",tier=\"%s\"} %llu\n", st.srs[i].circuit_id,
+            st.srs[i].loaded ? "warm" : "cold", (unsigned long long)st.srs[i].size_bytes);
+    cz_engine_status_free(&st);
+    if (!b.buf) b.buf = calloc(1, 1);
+    return b.buf;
+}

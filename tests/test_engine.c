@@ -1,0 +1,341 @@
+/* test_engine.c — the proving engine (src/engine) through its C API, no gRPC.
+ *
+ * In a temporary parameter cache: a bellperson-style circuit "g" (.params,
+ * .pce, .vk from the synthetic generator and the insecure setup) and the
+ * built-in synthetic circuits. Checks: proofs of both kinds complete and
+ * verify against keys rebuilt here; several partitions come back in order;
+ * priorities (CRITICAL first, FIFO within a level, LOW last) with dispatch
+ * paused while the jobs are queued, so nothing depends on speed; request_id
+ * idempotency and a new attempt after cancellation; cancel of a queued job;
+ * await with a timeout; an unsatisfying witness fails the job with the
+ * constraint named; watches; preload/evict; refused requests; pruning after
+ * the retention; TIMELINE lines; the journal across two engines. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "circuits/synth.h"
+#include "engine/engine.h"
+#include "formats/params.h"
+#include "formats/proof.h"
+#include "formats/witness.h"
+#include "groth16/groth16.h"
+#include "r1cs/pce.h"
+
+static char dir[64];
+
+static uint8_t *slurp(const char *p, size_t *n)
+{
+    FILE *f = fopen(p, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)len);
+    if (b && fread(b, 1, (size_t)len, f) != (size_t)len) { free(b); b = NULL; }
+    fclose(f);
+    *n = (size_t)len;
+    return b;
+}
+
+/* keys and a witness: cs/w/pk from the generator with N constraints */
+typedef struct {
+    cz_r1cs cs;
+    cz_fr *w;
+    cz_groth16_pk pk;
+    cz_groth16_pvk pvk;
+} keys;
+
+static void make_keys(keys *k, uint64_t n, unsigned npub)
+{
+    char msg[256];
+    cz_synth_params sp;
+    cz_synth_params_init(&sp);
+    sp.n_constraints = n;
+    sp.n_public = npub;
+    CHECK(cz_synth_generate(&k->cs, &k->w, &sp, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_groth16_setup_insecure(&k->pk, &k->cs, 1, NULL, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_groth16_prepare_vk(&k->pvk, &k->pk.vk) == CZ_OK);
+}
+
+static void free_keys(keys *k)
+{
+    cz_groth16_pvk_free(&k->pvk);
+    cz_groth16_pk_free(&k->pk);
+    cz_r1cs_free(&k->cs);
+    free(k->w);
+}
+
+static int proofs_verify(const keys *k, const cz_job_result *r, size_t parts)
+{
+    if (r->state != CZ_JOB_COMPLETED || r->proof_len != parts * CZ_GROTH16_PROOF_BYTES) return 0;
+    cz_groth16_proof *p;
+    size_t n;
+    if (cz_proofs_decode(&p, &n, r->proof, r->proof_len, NULL, 0)) return 0;
+    int ok = n == parts;
+    for (size_t i = 0; i < n; i++) ok &= cz_groth16_verify(&k->pvk, &p[i], k->w + 1, k->cs.n_inputs - 1);
+    free(p);
+    return ok;
+}
+
+static cz_job_request req(const char *rid, int prio, const char *cid, const uint8_t *pl, size_t len)
+{
+    cz_job_request r;
+    memset(&r, 0, sizeof r);
+    r.request_id = rid;
+    r.proof_kind = CZ_KIND_GROTH16_GENERIC;
+    r.priority = prio;
+    r.circuit_id = cid;
+    r.payload = pl;
+    r.payload_len = len;
+    return r;
+}
+
+/* watches that record the order in which jobs end */
+static char order[16][CZ_JOB_ID_MAX];
+static _Atomic int n_order;
+static void record(cz_watch *w) { snprintf(order[n_order++ % 16], CZ_JOB_ID_MAX, "%s", w->job_id); }
+
+int main(void)
+{
+    char msg[512], path[128];
+    snprintf(dir, sizeof dir, "/tmp/cuzk-test-engine-XXXXXX");
+    CHECK(mkdtemp(dir) != NULL);
+    /* the generic circuit g in the parameter cache */
+    keys g;
+    make_keys(&g, 300, 2);
+    snprintf(path, sizeof path, "%s/g.pce", dir);
+    CHECK(cz_pce_write(path, &g.cs, msg, sizeof msg) == CZ_OK);
+    snprintf(path, sizeof path, "%s/g.params", dir);
+    CHECK(cz_params_write(path, &g.pk, msg, sizeof msg) == CZ_OK);
+    snprintf(path, sizeof path, "%s/g.vk", dir);
+    CHECK(cz_vk_write(path, &g.pk.vk, msg, sizeof msg) == CZ_OK);
+    snprintf(path, sizeof path, "%s/w.bin", dir);
+    CHECK(cz_witness_write(path, g.w, g.cs.n_vars, g.cs.n_inputs, msg, sizeof msg) == CZ_OK);
+    size_t wlen = 0;
+    uint8_t *wbin = slurp(path, &wlen);
+    CHECK(wbin != NULL);
+    /* the synthetic circuit synth-7-*: 2^7 - 4 constraints, 3 inputs, setup seed 1 */
+    keys s7;
+    make_keys(&s7, 128 - 4, 3);
+
+    char tl_path[128];
+    snprintf(tl_path, sizeof tl_path, "%s/timeline.txt", dir);
+    FILE *tl = fopen(tl_path, "w+");
+    cz_engine_opts o;
+    cz_engine_opts_defaults(&o);
+    snprintf(o.param_cache, sizeof o.param_cache, "%s", dir);
+    o.prove_threads = 2;
+    o.timeline = tl;
+    cz_engine *e;
+    CHECK(cz_engine_create(&e, &o, msg, sizeof msg) == CZ_OK);
+
+    /* generic and synthetic proofs */
+    char id[CZ_JOB_ID_MAX], id2[CZ_JOB_ID_MAX];
+    uint32_t qp;
+    int att;
+    cz_job_result r;
+    cz_job_request q = req("a", 0, "g", wbin, wlen);
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_OK && !att);
+    CHECK(cz_engine_await(e, id, 0, &r) == CZ_OK);
+    CHECK_MSG(proofs_verify(&g, &r, 1), "generic proof: %s %s", cz_job_state_name(r.state), r.error);
+    cz_job_result_free(&r);
+    q = req(NULL, 0, "synth-7-3", (const uint8_t *)"seed", 4);
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_engine_await(e, id, 0, &r) == CZ_OK);
+    CHECK_MSG(proofs_verify(&s7, &r, 3), "synthetic proof: %s %s", cz_job_state_name(r.state), r.error);
+    cz_job_result_free(&r);
+    /* several witnesses, one partition each, in order */
+    const uint8_t *pls[2] = {wbin, wbin};
+    size_t lens[2] = {wlen, wlen};
+    q = req(NULL, 0, "g", NULL, 0);
+    q.payloads = pls;
+    q.payload_lens = lens;
+    q.n_payloads = 2;
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_engine_await(e, id, 0, &r) == CZ_OK);
+    CHECK(proofs_verify(&g, &r, 2));
+    cz_job_result_free(&r);
+
+    /* idempotency: the completed "a" comes back */
+    q = req("a", 0, "g", wbin, wlen);
+    CHECK(cz_engine_submit(e, &q, id2, &qp, &att, msg, sizeof msg) == CZ_OK && att);
+    CHECK(cz_engine_result(e, id2, &r) == CZ_OK && r.state == CZ_JOB_COMPLETED);
+    cz_job_result_free(&r);
+
+    /* priorities, with dispatch paused while everything is queued */
+    cz_engine_pause(e, 1);
+    char nid[3][CZ_JOB_ID_MAX], lid[CZ_JOB_ID_MAX], cid[CZ_JOB_ID_MAX], hid[CZ_JOB_ID_MAX];
+    cz_watch ws[6];
+    memset(ws, 0, sizeof ws);
+    for (int i = 0; i < 3; i++) {
+        q = req(NULL, CZ_PRIO_NORMAL, "synth-7-1", NULL, 0);
+        CHECK(cz_engine_submit(e, &q, nid[i], &qp, &att, msg, sizeof msg) == CZ_OK && qp == (uint32_t)i);
+    }
+    q = req(NULL, CZ_PRIO_LOW, "synth-7-1", NULL, 0);
+    CHECK(cz_engine_submit(e, &q, lid, &qp, &att, msg, sizeof msg) == CZ_OK && qp == 3);
+    q = req(NULL, CZ_PRIO_CRITICAL, "synth-7-1", NULL, 0);
+    CHECK(cz_engine_submit(e, &q, cid, &qp, &att, msg, sizeof msg) == CZ_OK && qp == 0);
+    q = req(NULL, CZ_PRIO_HIGH, "synth-7-1", NULL, 0);
+    CHECK(cz_engine_submit(e, &q, hid, &qp, &att, msg, sizeof msg) == CZ_OK && qp == 1);
+    const char *all[6] = {nid[0], nid[1], nid[2], lid, cid, hid};
+    for (int i = 0; i < 6; i++) {
+        ws[i].cb = record;
+        CHECK(cz_engine_watch(e, all[i], &ws[i]) == CZ_OK);
+    }
+    /* a timeout while held, and a repeated request_id while queued */
+    CHECK(cz_engine_await(e, cid, 50, &r) == CZ_ERR_TIMEOUT && r.state == CZ_JOB_QUEUED);
+    q = req("held", 0, "synth-7-1", NULL, 0);
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_OK && !att);
+    CHECK(cz_engine_submit(e, &q, id2, &qp, &att, msg, sizeof msg) == CZ_OK && att && !strcmp(id, id2));
+    int was = 1;
+    CHECK(cz_engine_cancel(e, id, &was) == CZ_OK && !was);
+    CHECK(cz_engine_await(e, id, 0, &r) == CZ_OK && r.state == CZ_JOB_CANCELLED);
+    CHECK(cz_engine_submit(e, &q, id2, &qp, &att, msg, sizeof msg) == CZ_OK && !att && strcmp(id, id2));
+    CHECK(cz_engine_cancel(e, id2, &was) == CZ_OK);
+    cz_engine_pause(e, 0);
+    for (int i = 0; i < 6; i++) {
+        CHECK(cz_engine_await(e, all[i], 0, &r) == CZ_OK && r.state == CZ_JOB_COMPLETED);
+        cz_job_result_free(&r);
+    }
+    for (int i = 0; i < 3000 && n_order < 6; i++) usleep(1000); /* the last callbacks run after the awaits wake */
+    CHECK(n_order == 6);
+    const char *want[6] = {cid, hid, nid[0], nid[1], nid[2], lid};
+    for (int i = 0; i < 6 && n_order == 6; i++) CHECK_MSG(!strcmp(order[i], want[i]), "end %d: %s, want %s", i, order[i], want[i]);
+    /* a watch on an ended job runs at once */
+    n_order = 0;
+    cz_watch late = {.cb = record};
+    CHECK(cz_engine_watch(e, cid, &late) == CZ_OK && n_order == 1);
+    CHECK(cz_engine_unwatch(e, &late) == 0);
+
+    /* a witness that parses but does not satisfy: FAILED, constraint named */
+    uint8_t *bad = malloc(wlen);
+    memcpy(bad, wbin, wlen);
+    {
+        cz_fr *w2 = malloc(g.cs.n_vars * sizeof *w2);
+        memcpy(w2, g.w, g.cs.n_vars * sizeof *w2);
+        cz_fr one;
+        cz_fr_one(&one);
+        cz_fr_add(&w2[1], &w2[1], &one); /* a public input: its binding row breaks */
+        snprintf(path, sizeof path, "%s/bad.bin", dir);
+        CHECK(cz_witness_write(path, w2, g.cs.n_vars, g.cs.n_inputs, msg, sizeof msg) == CZ_OK);
+        free(w2);
+        free(bad);
+        bad = slurp(path, &wlen);
+    }
+    q = req("bad", 0, "g", bad, wlen);
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_engine_await(e, id, 0, &r) == CZ_OK);
+    CHECK_MSG(r.state == CZ_JOB_FAILED, "state %s", cz_job_state_name(r.state));
+    CHECK_MSG(strstr(r.error, "constraint") != NULL, "error: %s", r.error);
+    CHECK(r.proof == NULL);
+    q = req("bad", 0, "g", bad, wlen);
+    CHECK(cz_engine_submit(e, &q, id2, &qp, &att, msg, sizeof msg) == CZ_OK && !att && strcmp(id, id2));
+    CHECK(cz_engine_await(e, id2, 0, &r) == CZ_OK && r.state == CZ_JOB_FAILED);
+    free(bad);
+
+    /* refused requests */
+    q = req(NULL, 0, "../g", wbin, wlen);
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_ERR_INVALID_ARG && strstr(msg, "circuit_id"));
+    q = req(NULL, 0, "nosuch", wbin, wlen);
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_ERR_INVALID_ARG && strstr(msg, "circuit_id"));
+    q = req(NULL, 0, "g", (const uint8_t *)"junkjunk", 8);
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_ERR_INVALID_ARG && strstr(msg, "vanilla_proof"));
+    q = req(NULL, 7, "g", wbin, wlen);
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_ERR_INVALID_ARG && strstr(msg, "priority"));
+    q = req(NULL, 0, "g", wbin, wlen);
+    q.proof_kind = CZ_KIND_POREP_SEAL_COMMIT;
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_ERR_UNSUPPORTED && strstr(msg, "POREP"));
+    q.proof_kind = 55;
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_ERR_INVALID_ARG && strstr(msg, "proof_kind"));
+    CHECK(cz_engine_await(e, "nope", 0, &r) == CZ_ERR_NOT_FOUND);
+    CHECK(cz_engine_cancel(e, "nope", &was) == CZ_ERR_NOT_FOUND);
+
+    /* preload / evict */
+    int already = 1, wl = 0;
+    uint64_t ms = 0, freed = 0;
+    CHECK(cz_engine_preload(e, "g", &already, &ms, msg, sizeof msg) == CZ_OK && already);
+    CHECK(cz_engine_evict(e, "g", &wl, &freed, msg, sizeof msg) == CZ_OK && wl && freed > 0);
+    CHECK(cz_engine_evict(e, "g", &wl, &freed, msg, sizeof msg) == CZ_OK && !wl);
+    CHECK(cz_engine_preload(e, "g", &already, &ms, msg, sizeof msg) == CZ_OK && !already);
+    cz_engine_status st;
+    CHECK(cz_engine_get_status(e, &st) == CZ_OK);
+    CHECK(st.completed == 9 && st.failed == 2 && st.cancelled == 2);
+    CHECK(st.queued_jobs == 0 && st.running_jobs == 0 && st.n_workers == 1 && st.n_srs == 2);
+    cz_engine_status_free(&st);
+    cz_engine_destroy(e);
+
+    /* TIMELINE: one SYNTH_START and one GPU_END per partition, in the reference's form */
+    fflush(tl);
+    rewind(tl);
+    char line[512];
+    int n_start = 0, n_end = 0, n_bad = 0;
+    while (fgets(line, sizeof line, tl)) {
+        unsigned long long t;
+        char ev[32];
+        if (sscanf(line, "TIMELINE,%llu,%31[A-Z_],", &t, ev) != 2) { n_bad++; continue; }
+        n_start += !strcmp(ev, "SYNTH_START");
+        n_end += !strcmp(ev, "GPU_END") && strstr(line, ",gpu_ms=") && strstr(line, "worker=0,partition=");
+    }
+    fclose(tl);
+    CHECK(n_bad == 0);
+    CHECK_MSG(n_start == 14 && n_end == 12, "%d SYNTH_START, %d GPU_END", n_start, n_end);
+
+    /* retention 0: an ended job is pruned by the janitor (a hang guard, not a timing verdict) */
+    o.timeline = NULL;
+    o.result_retention_ms = 0;
+    CHECK(cz_engine_create(&e, &o, msg, sizeof msg) == CZ_OK);
+    q = req("p", 0, "synth-7-1", NULL, 0);
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_engine_await(e, id, 0, &r) == CZ_OK && r.state == CZ_JOB_COMPLETED);
+    cz_job_result_free(&r);
+    int pruned = 0;
+    for (int i = 0; i < 3000 && !pruned; i++) {
+        pruned = cz_engine_result(e, id, &r) == CZ_ERR_NOT_FOUND;
+        if (!pruned) { cz_job_result_free(&r); usleep(10000); }
+    }
+    CHECK(pruned);
+    q = req("p", 0, "synth-7-1", NULL, 0);
+    CHECK(cz_engine_submit(e, &q, id2, &qp, &att, msg, sizeof msg) == CZ_OK && !att);
+    cz_engine_destroy(e); /* with a job perhaps under way */
+
+    /* the journal: a completed job and a held one survive the engine; the held one runs again */
+    o.result_retention_ms = 60000;
+    snprintf(o.state_dir, sizeof o.state_dir, "%s/state", dir);
+    CHECK(cz_engine_create(&e, &o, msg, sizeof msg) == CZ_OK);
+    char done_id[CZ_JOB_ID_MAX], held_id[CZ_JOB_ID_MAX], gone_id[CZ_JOB_ID_MAX];
+    q = req("j-done", 0, "g", wbin, wlen);
+    CHECK(cz_engine_submit(e, &q, done_id, &qp, &att, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_engine_await(e, done_id, 0, &r) == CZ_OK && r.state == CZ_JOB_COMPLETED);
+    cz_job_result first = r;
+    cz_engine_pause(e, 1);
+    q = req("j-held", 0, "synth-7-2", NULL, 0);
+    CHECK(cz_engine_submit(e, &q, held_id, &qp, &att, msg, sizeof msg) == CZ_OK);
+    q = req("j-gone", 0, "synth-7-1", NULL, 0);
+    CHECK(cz_engine_submit(e, &q, gone_id, &qp, &att, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_engine_cancel(e, gone_id, &was) == CZ_OK);
+    cz_engine_destroy(e);
+    CHECK(cz_engine_create(&e, &o, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_engine_result(e, done_id, &r) == CZ_OK && r.state == CZ_JOB_COMPLETED &&
+          r.proof_len == first.proof_len && !memcmp(r.proof, first.proof, r.proof_len));
+    cz_job_result_free(&r);
+    cz_job_result_free(&first);
+    CHECK(cz_engine_await(e, held_id, 0, &r) == CZ_OK);
+    CHECK_MSG(proofs_verify(&s7, &r, 2), "held job after restart: %s %s", cz_job_state_name(r.state), r.error);
+    cz_job_result_free(&r);
+    CHECK(cz_engine_result(e, gone_id, &r) == CZ_OK && r.state == CZ_JOB_CANCELLED);
+    q = req("j-held", 0, "synth-7-2", NULL, 0);
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_OK && att && !strcmp(id, held_id));
+    cz_engine_destroy(e);
+
+    free_keys(&g);
+    free_keys(&s7);
+    free(wbin);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+    return cz_test_finish("test_engine");
+}

@@ -92,8 +92,16 @@ template <class F> __device__ void xyzz_madd_xy(cz_xyzz_t<F> &p, const F &x, con
     F pp = fe_sub(fe_mul(x, p.zz), p.x);  /* P = U2 - X1 */
     F r = fe_sub(fe_mul(y, p.zzz), p.y);  /* R = S2 - Y1 */
     if (fe_is_zero(pp)) {
-        if (fe_is_zero(r)) xyzz_mdbl(p, x, y);
-        else xyzz_set_inf(p);
+        if (fe_is_zero(r)) {
+            /* through copies: p itself never has its address taken, so it
+             * stays in registers in the callers' loops */
+            cz_xyzz_t<F> t;
+            F xc = x, yc = y;
+            xyzz_mdbl(t, xc, yc);
+            p = t;
+        } else {
+            xyzz_set_inf(p);
+        }
         return;
     }
     F ppp = fe_sqr(pp);         /* PP */

@@ -1,0 +1,291 @@
+/* bench_cuda_msm.c — cuzk-cuda-msm-bench: the device MSM (cz_cuda_msm.h) on
+ * random and Filecoin-shaped scalars, G1 and G2, with points and scalars
+ * already on the device; medians of --reps timed calls after one warm-up,
+ * a table on stdout and JSON with every sample (--json FILE).
+ *
+ * Bases: min(n, 2^20) distinct points (2^18 on G2) made by additions and
+ * repeated to fill n (so that building them does not dominate the run; the
+ * repeated block is larger than the L2 cache). Random scalars are uniform
+ * below r; Filecoin-shaped ones are 44 % zero, 44 % one, 6 % 32-bit values
+ * and 6 % random, like the witness `cuzk synth` makes (close to nine in ten
+ * auxiliary variables bits), given in Montgomery form as the prover holds
+ * them.
+ *
+ * --sppark LIB.so loads a side-by-side harness built outside the repository
+ * (a function sppark_g1_bench(points, n, scalars, reps, ms[], result)) and
+ * times it on the same G1 inputs in the same process, checking that both
+ * sums agree.
+ *
+ * Usage: cuzk-cuda-msm-bench [--sizes 20,22,24,26] [--reps 7]
+ *        [--fc-sizes 24,26] [--g2-sizes 24] [--json FILE] [--sppark LIB.so] */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cuda/cz_cuda_msm.h"
+#include "util/rng.h"
+
+#define MAX_REPS 64
+#define MAX_ROWS 32
+
+typedef int (*sppark_fn)(const void *, size_t, const void *, int, double *, void *);
+
+typedef struct {
+    char what[32];
+    int lg;
+    double ms[MAX_REPS];
+    int reps;
+    double median;
+    int c, nw;
+    size_t ones, general;
+    int agree; /* -1 not checked, 0 differ, 1 agree */
+} row_t;
+
+static row_t rows[MAX_ROWS];
+static int nrows;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, int n)
+{
+    double s[MAX_REPS];
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_d);
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+static int parse_list(const char *s, int *out, int max)
+{
+    int n = 0;
+    while (*s && n < max) {
+        out[n++] = atoi(s);
+        const char *c = strchr(s, ',');
+        if (!c) break;
+        s = c + 1;
+    }
+    return n;
+}
+
+static void scalars_random(cz_fr *k, size_t n, cz_rng *rng)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (int l = 0; l < 3; l++) k[i].l[l] = cz_rng_u64(rng);
+        k[i].l[3] = cz_rng_u64(rng) % cz_fr_modulus.l[3]; /* below r */
+    }
+}
+
+static void scalars_filecoin(cz_fr *k, size_t n, cz_rng *rng)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = cz_rng_u64(rng) % 100;
+        if (r < 44) cz_fr_zero(&k[i]);
+        else if (r < 88) cz_fr_one(&k[i]);
+        else if (r < 94) cz_fr_from_u64(&k[i], cz_rng_u64(rng) & 0xffffffffULL);
+        else scalars_random(&k[i], 1, rng);
+    }
+}
+
+#define DEFINE_BASES(G, DISTINCT)                                                     \
+    static cz_##G##_aff *bases_##G(size_t n, cz_rng *rng)                            \
+    {                                                                               \
+        size_t d = n < DISTINCT ? n : DISTINCT;                                      \
+        cz_##G##_aff *b = malloc(n * sizeof *b);                                    \
+        cz_##G##_jac *j = malloc(d * sizeof *j), g, t;                              \
+        cz_##G##_aff qa;                                                            \
+        if (!b || !j) { fprintf(stderr, "out of memory\n"); exit(1); }              \
+        uint64_t s1[4] = {cz_rng_u64(rng), cz_rng_u64(rng), cz_rng_u64(rng), 3};     \
+        uint64_t s2[4] = {cz_rng_u64(rng), cz_rng_u64(rng), cz_rng_u64(rng), 5};     \
+        cz_##G##_generator_jac(&g);                                                 \
+        cz_##G##_mul(&t, &g, s2, 256);                                              \
+        cz_##G##_to_aff(&qa, &t);                                                   \
+        cz_##G##_mul(&t, &g, s1, 256);                                              \
+        for (size_t i = 0; i < d; i++) {                                            \
+            j[i] = t;                                                               \
+            cz_##G##_add_mixed(&t, &t, &qa);                                        \
+        }                                                                           \
+        cz_##G##_batch_to_aff(b, j, d);                                             \
+        for (size_t i = d; i < n; i++) b[i] = b[i % d];                             \
+        free(j);                                                                    \
+        return b;                                                                   \
+    }
+DEFINE_BASES(g1, ((size_t)1 << 20))
+DEFINE_BASES(g2, ((size_t)1 << 18))
+
+static void fail(const char *what, const char *msg)
+{
+    fprintf(stderr, "cuzk-cuda-msm-bench: %s: %s\n", what, msg);
+    exit(1);
+}
+
+/* times our MSM on device-resident bases and scalars */
+static row_t *time_ours(cz_cuda_msm *ctx, const char *what, int lg, int g2, const void *dbases, const cz_fr *dk,
+                        size_t n, int reps, void *result)
+{
+    char msg[256];
+    row_t *r = &rows[nrows++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->what, sizeof r->what, "%s", what);
+    r->lg = lg;
+    r->reps = reps;
+    r->agree = -1;
+    for (int i = -1; i < reps; i++) {
+        double t0 = now_ms();
+        cz_err e = g2 ? cz_cuda_msm_g2(ctx, (cz_g2_jac *)result, dbases, dk, n, 1, NULL, msg, sizeof msg)
+                      : cz_cuda_msm_g1(ctx, (cz_g1_jac *)result, dbases, dk, n, 1, NULL, msg, sizeof msg);
+        double t1 = now_ms();
+        if (e) fail(what, msg);
+        if (i >= 0) r->ms[i] = t1 - t0;
+    }
+    r->median = median(r->ms, reps);
+    cz__cuda_msm_last(ctx, &r->c, &r->nw, NULL, &r->ones, &r->general);
+    printf("  %-14s 2^%d  %9.2f ms  (c=%d, %d windows, %zu ones, %zu general)\n", what, lg, r->median, r->c,
+           r->nw, r->ones, r->general);
+    fflush(stdout);
+    return r;
+}
+
+int main(int argc, char **argv)
+{
+    int sizes[8] = {20, 22, 24, 26}, nsizes = 4, fc[8] = {24, 26}, nfc = 2, g2s[8] = {24}, ng2 = 1, reps = 7;
+    const char *json = NULL, *sppark = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nsizes = parse_list(argv[++i], sizes, 8);
+        else if (!strcmp(argv[i], "--fc-sizes") && i + 1 < argc) nfc = parse_list(argv[++i], fc, 8);
+        else if (!strcmp(argv[i], "--g2-sizes") && i + 1 < argc) ng2 = parse_list(argv[++i], g2s, 8);
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
+        else if (!strcmp(argv[i], "--sppark") && i + 1 < argc) sppark = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--sizes 20,22,24,26] [--fc-sizes 24,26] [--g2-sizes 24] [--reps 7] "
+                            "[--json FILE] [--sppark LIB.so]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (reps < 1 || reps > MAX_REPS) reps = 7;
+    if (cz_cuda_device_count() < 1) {
+        printf("cuzk-cuda-msm-bench: SKIP (no CUDA device)\n");
+        return 0;
+    }
+    sppark_fn sp = NULL;
+    if (sppark) {
+        void *h = dlopen(sppark, RTLD_NOW);
+        if (!h || !(sp = (sppark_fn)dlsym(h, "sppark_g1_bench"))) fail("sppark harness", dlerror());
+    }
+    char msg[256];
+    cz_cuda_msm *ctx;
+    if (cz_cuda_msm_create(&ctx, 0, msg, sizeof msg)) fail("create", msg);
+    cz_rng rng;
+    cz_rng_seed(&rng, 20261201);
+    int maxlg = 0;
+    for (int i = 0; i < nsizes; i++) maxlg = sizes[i] > maxlg ? sizes[i] : maxlg;
+    for (int i = 0; i < nfc; i++) maxlg = fc[i] > maxlg ? fc[i] : maxlg;
+    size_t nmax = (size_t)1 << maxlg;
+
+    /* ---- G1 ---- */
+    printf("cuzk-cuda-msm-bench: G1 bases and scalars for 2^%d\n", maxlg);
+    fflush(stdout);
+    cz_g1_aff *b1 = bases_g1(nmax, &rng);
+    cz_fr *k = malloc(nmax * sizeof *k);
+    if (!k) fail("host", "out of memory");
+    void *db = NULL, *dk = NULL;
+    if (cz_cuda_upload(ctx, &db, b1, nmax * sizeof *b1, msg, sizeof msg)) fail("upload", msg);
+    for (int i = 0; i < nsizes; i++) {
+        size_t n = (size_t)1 << sizes[i];
+        scalars_random(k, n, &rng);
+        if (cz_cuda_upload(ctx, &dk, k, n * sizeof *k, msg, sizeof msg)) fail("upload", msg);
+        cz_g1_jac ours, theirs;
+        row_t *r = time_ours(ctx, "g1-random", sizes[i], 0, db, dk, n, reps, &ours);
+        cz_cuda_free(ctx, dk);
+        if (sp) {
+            row_t *s = &rows[nrows++];
+            memset(s, 0, sizeof *s);
+            snprintf(s->what, sizeof s->what, "sppark-g1");
+            s->lg = sizes[i];
+            s->reps = reps;
+            int e = sp(b1, n, k, reps, s->ms, &theirs);
+            if (e) {
+                fprintf(stderr, "sppark harness failed at 2^%d: code %d\n", sizes[i], e);
+                nrows--;
+            } else {
+                s->median = median(s->ms, reps);
+                s->agree = r->agree = cz_g1_eq(&ours, &theirs);
+                printf("  %-14s 2^%d  %9.2f ms  (sums %s)\n", "sppark-g1", sizes[i], s->median,
+                       s->agree ? "agree" : "DIFFER");
+                fflush(stdout);
+            }
+        }
+    }
+    for (int i = 0; i < nfc; i++) {
+        size_t n = (size_t)1 << fc[i];
+        scalars_filecoin(k, n, &rng);
+        if (cz_cuda_upload(ctx, &dk, k, n * sizeof *k, msg, sizeof msg)) fail("upload", msg);
+        cz_g1_jac out;
+        time_ours(ctx, "g1-filecoin", fc[i], 0, db, dk, n, reps, &out);
+        cz_cuda_free(ctx, dk);
+    }
+    cz_cuda_free(ctx, db);
+    free(b1);
+
+    /* ---- G2 ---- */
+    for (int i = 0; i < ng2; i++) {
+        size_t n = (size_t)1 << g2s[i];
+        printf("cuzk-cuda-msm-bench: G2 bases and scalars for 2^%d\n", g2s[i]);
+        fflush(stdout);
+        cz_g2_aff *b2 = bases_g2(n, &rng);
+        cz_fr *k2 = n <= nmax ? k : malloc(n * sizeof *k2);
+        if (!k2) fail("host", "out of memory");
+        scalars_random(k2, n, &rng);
+        if (cz_cuda_upload(ctx, &db, b2, n * sizeof *b2, msg, sizeof msg)) fail("upload", msg);
+        if (cz_cuda_upload(ctx, &dk, k2, n * sizeof *k2, msg, sizeof msg)) fail("upload", msg);
+        cz_g2_jac out;
+        time_ours(ctx, "g2-random", g2s[i], 1, db, dk, n, reps, &out);
+        cz_cuda_free(ctx, dk);
+        cz_cuda_free(ctx, db);
+        if (k2 != k) free(k2);
+        free(b2);
+    }
+    free(k);
+    cz_cuda_msm_destroy(ctx);
+
+    /* ---- table ---- */
+    printf("\n%-14s %5s %10s %10s %8s\n", "msm", "n", "ms", "sppark ms", "ratio");
+    for (int i = 0; i < nrows; i++) {
+        row_t *r = &rows[i];
+        if (!strcmp(r->what, "sppark-g1")) continue;
+        double sp_ms = 0;
+        for (int j = 0; j < nrows; j++)
+            if (!strcmp(rows[j].what, "sppark-g1") && rows[j].lg == r->lg && !strcmp(r->what, "g1-random"))
+                sp_ms = rows[j].median;
+        if (sp_ms > 0)
+            printf("%-14s 2^%-3d %10.2f %10.2f %8.2f\n", r->what, r->lg, r->median, sp_ms, r->median / sp_ms);
+        else printf("%-14s 2^%-3d %10.2f %10s %8s\n", r->what, r->lg, r->median, "-", "-");
+    }
+    if (json) {
+        FILE *f = fopen(json, "w");
+        if (!f) fail("json", json);
+        fprintf(f, "{\"bench\":\"cuda-msm\",\"reps\":%d,\"rows\":[", reps);
+        for (int i = 0; i < nrows; i++) {
+            row_t *r = &rows[i];
+            fprintf(f, "%s\n{\"what\":\"%s\",\"log2n\":%d,\"median_ms\":%.3f,\"window\":%d,\"windows\":%d,"
+                       "\"ones\":%zu,\"general\":%zu,\"agree\":%d,\"ms\":[",
+                    i ? "," : "", r->what, r->lg, r->median, r->c, r->nw, r->ones, r->general, r->agree);
+            for (int j = 0; j < r->reps; j++) fprintf(f, "%s%.3f", j ? "," : "", r->ms[j]);
+            fprintf(f, "]}");
+        }
+        fprintf(f, "\n]}\n");
+        fclose(f);
+    }
+    return 0;
+}

@@ -1,0 +1,67 @@
+/* cz_cuda_msm.h — multi-scalar multiplication on a CUDA device, for host C
+ * code (no CUDA header needed).
+ *
+ * A cz_cuda_msm context owns one device's stream and the scratch its MSMs
+ * use (grown on demand and kept, so that steady-state calls allocate
+ * nothing). Bases live on the device (upload them once with
+ * cz_cuda_upload); they are affine in the CPU's layout (cz_g1_aff /
+ * cz_g2_aff, Montgomery coordinates, infinity = all-zero). Scalars and the
+ * density bitmap may be host or device memory (told apart by the CUDA
+ * runtime); with the same meaning as cz_msm_g1 (msm/msm.h): scalars_mont
+ * says whether the scalars are in Montgomery form, and a non-NULL density
+ * has n bits selecting which scalars have a base (bases then hold one point
+ * per set bit, in order). Every call is synchronous: it returns with the
+ * result on the host. Zeros cost nothing past classification and ones are
+ * summed by a tree of additions; the rest go through Pippenger with signed
+ * windows (msm_api.cu, msm_kernels.cuh).
+ *
+ * Every function that can fail returns a cz_err and writes a message into
+ * msg (msglen bytes; msg may be NULL); CUDA failures are CZ_ERR_DEVICE, or
+ * CZ_ERR_NOMEM when device memory runs out. A context is
+ * used by one thread at a time. */
+#ifndef CZ_CUDA_CZ_CUDA_MSM_H
+#define CZ_CUDA_CZ_CUDA_MSM_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ec/ec.h"
+#include "util/err.h"
+#include "cuda/cz_cuda.h"
+
+typedef struct cz_cuda_msm cz_cuda_msm;
+
+cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, size_t msglen);
+void cz_cuda_msm_destroy(cz_cuda_msm *ctx);
+
+/* device memory for bases (or scalars): *dev = a copy of bytes bytes of
+ * host; free with cz_cuda_free */
+cz_err cz_cuda_upload(cz_cuda_msm *ctx, void **dev, const void *host, size_t bytes, char *msg,
+                      size_t msglen);
+void cz_cuda_free(cz_cuda_msm *ctx, void *dev);
+
+cz_err cz_cuda_msm_g1(cz_cuda_msm *ctx, cz_g1_jac *out, const cz_g1_aff *dev_bases, const cz_fr *scalars,
+                      size_t n, int scalars_mont, const uint64_t *density, char *msg, size_t msglen);
+cz_err cz_cuda_msm_g2(cz_cuda_msm *ctx, cz_g2_jac *out, const cz_g2_aff *dev_bases, const cz_fr *scalars,
+                      size_t n, int scalars_mont, const uint64_t *density, char *msg, size_t msglen);
+
+/* Internal, for tests and benchmarks: force the window width (2..21; 0 =
+ * automatic) and the most (scalar, window) entries sorted at once (0 =
+ * automatic; small values force several window groups) of later calls on
+ * this context. */
+void cz__cuda_msm_config(cz_cuda_msm *ctx, int window_bits, size_t max_entries);
+/* the automatic window width for m general scalars of at most `bits` bits */
+int cz__cuda_msm_window(size_t m, int bits);
+/* what the last call on ctx did: window width, windows, window groups, ones,
+ * general scalars */
+void cz__cuda_msm_last(const cz_cuda_msm *ctx, int *window_bits, int *windows, int *groups, size_t *ones,
+                       size_t *general);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

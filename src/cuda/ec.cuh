@@ -1,0 +1,166 @@
+/* ec.cuh — the BLS12-381 curve groups on the device: G1 over Fp and G2 over
+ * Fp2, y^2 = x^3 + B (a = 0), for the MSM kernels.
+ *
+ * Forms, with the CPU's layouts (src/ec/ec.h) so buffers cross PCIe as they
+ * are: affine (x, y), infinity written as x = y = 0; XYZZ (X, Y, ZZ, ZZZ) =
+ * (X/ZZ, Y/ZZZ), infinity when ZZ = 0 (so an all-zero buffer is infinity).
+ * One template over the coordinate field F serves both groups.
+ *
+ * Formulas from the Explicit-Formulas Database, as on the CPU: madd-2008-s
+ * (XYZZ += affine), add-2008-s (XYZZ += XYZZ), dbl-2008-s-1 and its affine
+ * form mdbl-2008-s-1. The generic additions fail for equal inputs, so each
+ * checks P == R == 0 and switches to doubling; P == 0 alone means the inputs
+ * are opposite and the sum is infinity.
+ *
+ * Doubling and the full addition are out of line (one copy per group, so
+ * the kernels compile in seconds rather than minutes); the mixed addition,
+ * the inner loop of the bucket sums, is inlined.
+ *
+ * The field comes from ff.cuh (fp_t, fp2_t) through the few fe_* names
+ * below, the only place that knows that header's spelling. */
+#ifndef CZ_CUDA_EC_CUH
+#define CZ_CUDA_EC_CUH
+
+#include <stdint.h>
+#include "cuda/ff.cuh"
+
+/* ---- the field, through one set of names ---- */
+#define CZ_DEV __device__ __forceinline__
+
+template <class F> CZ_DEV bool fe_is_zero(const F &a) { return a.is_zero(); }
+template <class F> CZ_DEV void fe_set_zero(F &a) { a = F::zero(); }
+template <class F> CZ_DEV void fe_set_one(F &a) { a = F::one(); }
+template <class F> CZ_DEV F fe_mul(const F &a, const F &b) { return a * b; }
+template <class F> CZ_DEV F fe_sqr(const F &a) { return sqr(a); }
+template <class F> CZ_DEV F fe_add(const F &a, const F &b) { return a + b; }
+template <class F> CZ_DEV F fe_sub(const F &a, const F &b) { return a - b; }
+template <class F> CZ_DEV F fe_dbl(const F &a) { return dbl(a); }
+template <class F> CZ_DEV F fe_neg(const F &a) { return -a; }
+
+/* ---- points ---- */
+template <class F> struct cz_aff_t { F x, y; };
+template <class F> struct cz_xyzz_t { F x, y, zz, zzz; };
+
+template <class F> CZ_DEV bool aff_is_inf(const cz_aff_t<F> &a) { return fe_is_zero(a.x) && fe_is_zero(a.y); }
+template <class F> CZ_DEV bool xyzz_is_inf(const cz_xyzz_t<F> &p) { return fe_is_zero(p.zz); }
+template <class F> CZ_DEV void xyzz_set_inf(cz_xyzz_t<F> &p)
+{
+    fe_set_zero(p.x);
+    fe_set_zero(p.y);
+    fe_set_zero(p.zz);
+    fe_set_zero(p.zzz);
+}
+
+/* p = 2 (x, y) for an affine point that is not infinity (mdbl-2008-s-1) */
+template <class F> __device__ __noinline__ void xyzz_mdbl(cz_xyzz_t<F> &p, const F &x, const F &y)
+{
+    F u = fe_dbl(y), v = fe_sqr(u), w = fe_mul(u, v), s = fe_mul(x, v);
+    F m = fe_sqr(x);
+    m = fe_add(fe_dbl(m), m);
+    F x3 = fe_sub(fe_sqr(m), fe_dbl(s));
+    p.y = fe_sub(fe_mul(m, fe_sub(s, x3)), fe_mul(w, y));
+    p.x = x3;
+    p.zz = v;
+    p.zzz = w;
+}
+
+/* p = 2 p (dbl-2008-s-1) */
+template <class F> __device__ __noinline__ void xyzz_dbl(cz_xyzz_t<F> &p)
+{
+    if (xyzz_is_inf(p)) return;
+    F u = fe_dbl(p.y), v = fe_sqr(u), w = fe_mul(u, v), s = fe_mul(p.x, v);
+    F m = fe_sqr(p.x);
+    m = fe_add(fe_dbl(m), m);
+    F x3 = fe_sub(fe_sqr(m), fe_dbl(s));
+    p.y = fe_sub(fe_mul(m, fe_sub(s, x3)), fe_mul(w, p.y));
+    p.x = x3;
+    p.zz = fe_mul(v, p.zz);
+    p.zzz = fe_mul(w, p.zzz);
+}
+
+/* p += (x, y), the affine point given by coordinates, not infinity
+ * (madd-2008-s) */
+template <class F> __device__ void xyzz_madd_xy(cz_xyzz_t<F> &p, const F &x, const F &y)
+{
+    if (xyzz_is_inf(p)) {
+        p.x = x;
+        p.y = y;
+        fe_set_one(p.zz);
+        fe_set_one(p.zzz);
+        return;
+    }
+    F pp = fe_sub(fe_mul(x, p.zz), p.x);  /* P = U2 - X1 */
+    F r = fe_sub(fe_mul(y, p.zzz), p.y);  /* R = S2 - Y1 */
+    if (fe_is_zero(pp)) {
+        if (fe_is_zero(r)) {
+            /* through copies: p itself never has its address taken, so it
+             * stays in registers in the callers' loops */
+            cz_xyzz_t<F> t;
+            F xc = x, yc = y;
+            xyzz_mdbl(t, xc, yc);
+            p = t;
+        } else {
+            xyzz_set_inf(p);
+        }
+        return;
+    }
+    F ppp = fe_sqr(pp);         /* PP */
+    F q = fe_mul(p.x, ppp);     /* Q = X1 PP */
+    p.zz = fe_mul(p.zz, ppp);
+    ppp = fe_mul(pp, ppp);      /* PPP */
+    p.zzz = fe_mul(p.zzz, ppp);
+    F x3 = fe_sub(fe_sub(fe_sqr(r), ppp), fe_dbl(q));
+    p.y = fe_sub(fe_mul(r, fe_sub(q, x3)), fe_mul(p.y, ppp));
+    p.x = x3;
+}
+
+/* p += a (a may be infinity), or p -= a when neg */
+template <class F> __device__ void xyzz_madd(cz_xyzz_t<F> &p, const cz_aff_t<F> &a, bool neg)
+{
+    if (aff_is_inf(a)) return;
+    xyzz_madd_xy(p, a.x, neg ? fe_neg(a.y) : a.y);
+}
+
+/* p += q (add-2008-s) */
+template <class F> __device__ __noinline__ void xyzz_add(cz_xyzz_t<F> &p, const cz_xyzz_t<F> &q)
+{
+    if (xyzz_is_inf(q)) return;
+    if (xyzz_is_inf(p)) {
+        p = q;
+        return;
+    }
+    F u1 = fe_mul(p.x, q.zz), s1 = fe_mul(p.y, q.zzz);
+    F pp = fe_sub(fe_mul(q.x, p.zz), u1);  /* P = U2 - U1 */
+    F r = fe_sub(fe_mul(q.y, p.zzz), s1);  /* R = S2 - S1 */
+    if (fe_is_zero(pp)) {
+        if (fe_is_zero(r)) xyzz_dbl(p);
+        else xyzz_set_inf(p);
+        return;
+    }
+    F ppp = fe_sqr(pp);
+    F qq = fe_mul(u1, ppp);
+    p.zz = fe_mul(fe_mul(p.zz, q.zz), ppp);
+    ppp = fe_mul(pp, ppp);
+    p.zzz = fe_mul(fe_mul(p.zzz, q.zzz), ppp);
+    F x3 = fe_sub(fe_sub(fe_sqr(r), ppp), fe_dbl(qq));
+    p.y = fe_sub(fe_mul(r, fe_sub(qq, x3)), fe_mul(s1, ppp));
+    p.x = x3;
+}
+
+/* p = k p for a small non-negative k (double-and-add from the top bit) */
+template <class F> __device__ void xyzz_mul_small(cz_xyzz_t<F> &p, uint32_t k)
+{
+    cz_xyzz_t<F> base = p;
+    xyzz_set_inf(p);
+    for (int b = 31; b >= 0; b--) {
+        xyzz_dbl(p);
+        if ((k >> b) & 1) xyzz_add(p, base);
+    }
+}
+
+typedef cz_aff_t<fp_t> cz_g1_aff_d;
+typedef cz_xyzz_t<fp_t> cz_g1_xyzz_d;
+typedef cz_aff_t<fp2_t> cz_g2_aff_d;
+typedef cz_xyzz_t<fp2_t> cz_g2_xyzz_d;
+
+#endif

@@ -1,0 +1,94 @@
+/* msm_api.cu — the device MSM's context functions (cz_cuda_msm.h): create
+ * and destroy, device buffers, the test knobs and the automatic window
+ * width. The MSMs themselves are msm_g1.cu and msm_g2.cu; the host side
+ * they share is msm_impl.cuh, the kernels msm_kernels.cuh. */
+#include "cuda/msm_impl.cuh"
+
+extern "C" int cz__cuda_msm_window(size_t m, int bits)
+{
+    if (bits < 1) bits = 1;
+    int best = 2;
+    double bc = 1e300;
+    for (int c = 2; c <= MAX_WINDOW; c++) {
+        double k = plan_cost(m, bits, c);
+        if (k < bc) { bc = k; best = c; }
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------ entry points */
+
+extern "C" cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, size_t msglen)
+{
+    cz_err err = CZ_OK;
+    int count = 0;
+    cz_cuda_msm *ctx = (cz_cuda_msm *)calloc(1, sizeof *ctx);
+    *out = NULL;
+    if (!ctx) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "cuda msm: out of host memory");
+    ctx->device = device;
+    CK(cudaGetDeviceCount(&count));
+    if (device < 0 || device >= count) {
+        err = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda msm: no device %d (%d found)", device, count);
+        goto fail;
+    }
+    CK(cudaSetDevice(device));
+    CK(cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking));
+    CK(cudaMallocHost((void **)&ctx->host_counters, 64));
+    *out = ctx;
+    return CZ_OK;
+fail:
+    cz_cuda_msm_destroy(ctx);
+    return err;
+}
+
+extern "C" void cz_cuda_msm_destroy(cz_cuda_msm *ctx)
+{
+    if (!ctx) return;
+    cudaSetDevice(ctx->device);
+    if (ctx->stream) cudaStreamSynchronize(ctx->stream);
+    for (int i = 0; i < 2; i++)
+        if (ctx->buf[i]) cudaFree(ctx->buf[i]);
+    if (ctx->host_counters) cudaFreeHost(ctx->host_counters);
+    if (ctx->stream) cudaStreamDestroy(ctx->stream);
+    cudaGetLastError();
+    free(ctx);
+}
+
+extern "C" cz_err cz_cuda_upload(cz_cuda_msm *ctx, void **dev, const void *host, size_t bytes, char *msg,
+                                 size_t msglen)
+{
+    cz_err err = CZ_OK;
+    *dev = NULL;
+    CK(cudaSetDevice(ctx->device));
+    CK(cudaMalloc(dev, bytes ? bytes : 1));
+    CK(cudaMemcpy(*dev, host, bytes, cudaMemcpyHostToDevice));
+    return CZ_OK;
+fail:
+    if (*dev) cudaFree(*dev);
+    *dev = NULL;
+    return err;
+}
+
+extern "C" void cz_cuda_free(cz_cuda_msm *ctx, void *dev)
+{
+    if (!dev) return;
+    cudaSetDevice(ctx->device);
+    cudaFree(dev);
+    cudaGetLastError();
+}
+
+extern "C" void cz__cuda_msm_config(cz_cuda_msm *ctx, int window_bits, size_t max_entries)
+{
+    ctx->cfg_window = window_bits >= 2 && window_bits <= MAX_WINDOW ? window_bits : 0;
+    ctx->cfg_max_entries = max_entries;
+}
+
+extern "C" void cz__cuda_msm_last(const cz_cuda_msm *ctx, int *window_bits, int *windows, int *groups, size_t *ones,
+                                  size_t *general)
+{
+    if (window_bits) *window_bits = ctx->last_c;
+    if (windows) *windows = ctx->last_nw;
+    if (groups) *groups = ctx->last_groups;
+    if (ones) *ones = ctx->last_ones;
+    if (general) *general = ctx->last_gen;
+}

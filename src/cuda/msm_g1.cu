@@ -1,0 +1,15 @@
+/* msm_g1.cu — cz_cuda_msm_g1: the device MSM on G1 over Fp (msm_impl.cuh). A
+ * translation unit of its own so that the two groups compile in parallel. */
+#include "cuda/msm_impl.cuh"
+
+extern "C" cz_err cz_cuda_msm_g1(cz_cuda_msm *ctx, cz_g1_jac *out, const cz_g1_aff *dev_bases, const cz_fr *scalars,
+                                 size_t n, int scalars_mont, const uint64_t *density, char *msg, size_t msglen)
+{
+    static_assert(sizeof(cz_g1_aff_d) == sizeof(cz_g1_aff), "G1 affine layout");
+    static_assert(sizeof(cz_g1_xyzz_d) == sizeof(cz_g1_xyzz), "G1 XYZZ layout");
+    cz_g1_xyzz r;
+    cz_err err = msm<fp_t>(ctx, (cz_g1_xyzz_d *)&r, (const cz_g1_aff_d *)dev_bases, scalars, n, scalars_mont,
+                           density, msg, msglen);
+    if (err == CZ_OK) cz_g1_xyzz_to_jac(out, &r);
+    return err;
+}

@@ -1,0 +1,419 @@
+/* msm_impl.cuh — the host side of the device MSM, shared by the G1 and G2
+ * translation units (msm_g1.cu, msm_g2.cu, compiled in parallel) and the
+ * context functions (msm_api.cu): the plan (window width from a cost model,
+ * window groups bounded by a scratch budget), the carve-out of the
+ * context's scratch, and the sequence of kernels (msm_kernels.cuh) and CUB
+ * calls.
+ *
+ * One call: classify the scalars (zeros dropped, ones listed, the rest
+ * converted from Montgomery form and listed with the largest bit length);
+ * sum the ones through the reduce-by-key engine; then for each group of
+ * windows: signed digits -> (bucket key, base index) entries -> radix sort
+ * by key -> reduce by key into the buckets -> segmented running sums of the
+ * buckets -> reduce by key into the window sums; last, Horner over the
+ * windows on the device. The endomorphism split of the CPU MSM is not used:
+ * it halves the windows but doubles the points, so it saves only bucket
+ * work, which on the device is a small part of the whole.
+ *
+ * Scratch: two device buffers per context, one for the per-scalar lists
+ * (sized by n) and one for the per-group work (sized by the plan); each
+ * grows when a call needs more and is kept for later calls. Growth frees
+ * and allocates (cudaFree synchronises the device), so a steady-state caller
+ * sizes once. Host reads of small counters synchronise the context's
+ * stream only.
+ *
+ * Every CUDA error is caught (CK) and returned as a cz_err with a message. */
+#ifndef CZ_CUDA_MSM_IMPL_CUH
+#define CZ_CUDA_MSM_IMPL_CUH
+
+#include <cuda_runtime.h>
+#include <cub/cub.cuh>
+#include <stdio.h>
+#include <string.h>
+
+#include "cuda/cz_cuda_msm.h"
+#include "cuda/msm_kernels.cuh"
+
+/* entries per thread at level 0, items per thread at later levels */
+#define T0 32u
+#define T1 16u
+/* default bound on (scalar, window) entries sorted at once */
+#define DEFAULT_MAX_ENTRIES ((size_t)1 << 28)
+#define MAX_WINDOW 21
+#define BLOCK 256
+
+struct cz_cuda_msm {
+    int device;
+    cudaStream_t stream;
+    void *buf[2];
+    size_t cap[2];
+    uint32_t *host_counters; /* pinned, 8 words */
+    int cfg_window;
+    size_t cfg_max_entries;
+    int last_c, last_nw, last_groups;
+    size_t last_ones, last_gen;
+};
+
+/* ---------------------------------------------------------------- errors */
+
+#define CK(call)                                                                           \
+    do {                                                                                   \
+        cudaError_t e_ = (call);                                                           \
+        if (e_ != cudaSuccess) {                                                           \
+            err = cz_fail(e_ == cudaErrorMemoryAllocation ? CZ_ERR_NOMEM : CZ_ERR_DEVICE, \
+                          msg, msglen, "cuda msm: %s: %s (%s:%d)", #call, cudaGetErrorString(e_), \
+                          __FILE__, __LINE__);                                             \
+            goto fail;                                                                     \
+        }                                                                                  \
+    } while (0)
+#define CKL() CK(cudaGetLastError())
+
+inline unsigned blocks(size_t n) { return (unsigned)((n + BLOCK - 1) / BLOCK); }
+
+/* ------------------------------------------------------------------ plan */
+
+inline int num_windows(int bits, int c) { return (bits + 1 + c - 1) / c; }
+
+/* cost in mixed additions: every (scalar, window) entry is about one
+ * (addition, sort, gather), every bucket about five (the bucket running
+ * sums are two full additions, plus zeroing, scatter and partial sums) */
+inline double plan_cost(size_t m, int bits, int c)
+{
+    return (double)num_windows(bits, c) * ((double)m + 5.0 * (double)((size_t)1 << (c - 1)));
+}
+
+/* bump allocation inside a buffer (base NULL: only measure) */
+struct carve {
+    char *base;
+    size_t at;
+    template <class T> T *take(size_t count)
+    {
+        at = (at + 255) & ~(size_t)255;
+        T *p = (T *)(base + at);
+        at += count * sizeof(T);
+        return p;
+    }
+};
+
+/* the reduce-by-key engine's scratch for up to n items and d distinct keys */
+template <class F> struct engine {
+    uint32_t *pc, *incl, *okeys, *ukeys, *cnt, *off, *np, *incl2, *small; /* small: runs, max */
+    cz_xyzz_t<F> *a, *b;
+    void *temp;
+    size_t temp_bytes;
+    size_t cap_items;
+};
+
+inline size_t cap_items_for(size_t n, size_t d)
+{
+    size_t s0 = (n + T0 - 1) / T0, c = s0 + d;
+    return c < n ? c : n;
+}
+
+template <class F> void engine_carve(engine<F> &e, carve &cv, size_t n, size_t d, size_t temp_bytes)
+{
+    size_t s0 = (n + T0 - 1) / T0 + 1, ci = cap_items_for(n, d) + 1;
+    e.pc = cv.take<uint32_t>(s0);
+    e.incl = cv.take<uint32_t>(s0);
+    e.okeys = cv.take<uint32_t>(ci);
+    e.ukeys = cv.take<uint32_t>(ci);
+    e.cnt = cv.take<uint32_t>(ci);
+    e.off = cv.take<uint32_t>(ci);
+    e.np = cv.take<uint32_t>(ci);
+    e.incl2 = cv.take<uint32_t>(ci);
+    e.small = cv.take<uint32_t>(8);
+    e.a = cv.take<cz_xyzz_t<F>>(ci);
+    e.b = cv.take<cz_xyzz_t<F>>(ci);
+    e.temp = cv.take<char>(temp_bytes);
+    e.temp_bytes = temp_bytes;
+    e.cap_items = ci;
+}
+
+/* CUB scratch bytes for the engine on n items */
+template <class F> cudaError_t engine_temp(size_t *bytes, size_t n, size_t d)
+{
+    size_t s0 = (n + T0 - 1) / T0 + 1, ci = cap_items_for(n, d) + 1, b = 0, t = 0;
+    uint32_t *u = NULL;
+    cudaError_t e;
+    if ((e = cub::DeviceScan::InclusiveSum(NULL, t, u, u, (int)s0))) return e;
+    b = t > b ? t : b;
+    if ((e = cub::DeviceScan::InclusiveSum(NULL, t, u, u, (int)ci))) return e;
+    b = t > b ? t : b;
+    if ((e = cub::DeviceScan::ExclusiveSum(NULL, t, u, u, (int)ci))) return e;
+    b = t > b ? t : b;
+    if ((e = cub::DeviceRunLengthEncode::Encode(NULL, t, u, u, u, u, (int)ci))) return e;
+    b = t > b ? t : b;
+    if ((e = cub::DeviceReduce::Max(NULL, t, u, u, (int)ci))) return e;
+    b = t > b ? t : b;
+    *bytes = b;
+    return cudaSuccess;
+}
+
+/* reads `count` words of device memory at src through the pinned buffer */
+inline cudaError_t read_small(cz_cuda_msm *ctx, uint32_t *dst, const uint32_t *src, size_t count)
+{
+    cudaError_t e = cudaMemcpyAsync(ctx->host_counters, src, count * 4, cudaMemcpyDeviceToHost, ctx->stream);
+    if (e) return e;
+    if ((e = cudaStreamSynchronize(ctx->stream))) return e;
+    memcpy(dst, ctx->host_counters, count * 4);
+    return cudaSuccess;
+}
+
+/* dest[key] = the sum of the items with that key, for n items sorted by
+ * key; keys without items are left as they are */
+template <class F, class In>
+cz_err reduce_by_key(cz_cuda_msm *ctx, engine<F> &e, In in, const uint32_t *keys, uint32_t n,
+                            cz_xyzz_t<F> *dest, char *msg, size_t msglen)
+{
+    cz_err err = CZ_OK;
+    cudaStream_t st = ctx->stream;
+    uint32_t s0 = (n + T0 - 1) / T0, p0, rm[2], runs, maxrun;
+    size_t tb;
+    cz_xyzz_t<F> *cur = e.a, *other = e.b;
+    if (n == 0) return CZ_OK;
+    cz_k_count_pieces<<<blocks(s0), BLOCK, 0, st>>>(e.pc, keys, n, T0);
+    CKL();
+    tb = e.temp_bytes;
+    CK(cub::DeviceScan::InclusiveSum(e.temp, tb, e.pc, e.incl, (int)s0, st));
+    CK(read_small(ctx, &p0, e.incl + s0 - 1, 1));
+    if (p0 > e.cap_items) {
+        err = cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "cuda msm: %u partial sums past the plan's %zu", p0,
+                      e.cap_items);
+        goto fail;
+    }
+    cz_k_segment_sums<F, In><<<blocks(s0), BLOCK, 0, st>>>(in, keys, n, T0, e.incl, e.pc, e.okeys, cur);
+    CKL();
+    CK(cudaMemsetAsync(e.cnt, 0, (size_t)p0 * 4, st));
+    tb = e.temp_bytes;
+    CK(cub::DeviceRunLengthEncode::Encode(e.temp, tb, e.okeys, e.ukeys, e.cnt, e.small, (int)p0, st));
+    tb = e.temp_bytes;
+    CK(cub::DeviceReduce::Max(e.temp, tb, e.cnt, e.small + 1, (int)p0, st));
+    CK(read_small(ctx, rm, e.small, 2));
+    runs = rm[0];
+    maxrun = rm[1];
+    if (maxrun > 1) {
+        size_t items = p0;
+        tb = e.temp_bytes;
+        CK(cub::DeviceScan::ExclusiveSum(e.temp, tb, e.cnt, e.off, (int)runs, st));
+        while (maxrun > 1) {
+            cz_k_run_pieces<<<blocks(runs), BLOCK, 0, st>>>(e.np, e.cnt, runs, T1);
+            CKL();
+            tb = e.temp_bytes;
+            CK(cub::DeviceScan::InclusiveSum(e.temp, tb, e.np, e.incl2, (int)runs, st));
+            size_t bound = items / T1 + runs;
+            if (bound > items) bound = items;
+            cz_k_run_sums<F><<<blocks(bound), BLOCK, 0, st>>>(cur, e.off, e.cnt, e.np, e.incl2, runs, T1, other);
+            CKL();
+            cz_k_next_runs<<<blocks(runs), BLOCK, 0, st>>>(e.off, e.cnt, e.np, e.incl2, runs);
+            CKL();
+            cz_xyzz_t<F> *t = cur;
+            cur = other;
+            other = t;
+            items = bound;
+            maxrun = (maxrun + T1 - 1) / T1;
+        }
+        cz_k_scatter<F><<<blocks(runs), BLOCK, 0, st>>>(dest, e.ukeys, e.off, cur, runs);
+    } else {
+        cz_k_scatter<F><<<blocks(runs), BLOCK, 0, st>>>(dest, e.ukeys, NULL, cur, runs);
+    }
+    CKL();
+fail:
+    return err;
+}
+
+/* makes ctx->buf[i] at least bytes long */
+inline cz_err ensure(cz_cuda_msm *ctx, int i, size_t bytes, char *msg, size_t msglen)
+{
+    cz_err err = CZ_OK;
+    if (ctx->cap[i] >= bytes) return CZ_OK;
+    if (ctx->buf[i]) {
+        CK(cudaStreamSynchronize(ctx->stream));
+        CK(cudaFree(ctx->buf[i]));
+        ctx->buf[i] = NULL;
+        ctx->cap[i] = 0;
+    }
+    CK(cudaMalloc(&ctx->buf[i], bytes));
+    ctx->cap[i] = bytes;
+fail:
+    return err;
+}
+
+inline bool is_device_ptr(const void *p)
+{
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        cudaGetLastError(); /* clear it */
+        return false;
+    }
+    return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+}
+
+/* --------------------------------------------------------------- the MSM */
+
+template <class F>
+cz_err msm(cz_cuda_msm *ctx, cz_xyzz_t<F> *out, const cz_aff_t<F> *bases, const cz_fr *scalars, size_t n,
+                  int mont, const uint64_t *density, char *msg, size_t msglen)
+{
+    typedef cz_xyzz_t<F> X;
+    cz_err err = CZ_OK;
+    cudaStream_t st = ctx->stream;
+    memset(out, 0, sizeof *out);
+    ctx->last_c = ctx->last_nw = ctx->last_groups = 0;
+    ctx->last_ones = ctx->last_gen = 0;
+    if (n == 0) return CZ_OK;
+    if (n >= ((size_t)1 << 31))
+        return cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "cuda msm: n = %zu is past 2^31 - 1", n);
+    if (!bases || !scalars) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda msm: NULL bases or scalars");
+    CK(cudaSetDevice(ctx->device));
+
+    {
+        /* ---- stage 1: the per-scalar lists ---- */
+        size_t nwords = (n + 63) / 64;
+        bool dev_k = is_device_ptr(scalars), dev_d = !density || is_device_ptr(density);
+        size_t scan_bytes = 0;
+        {
+            uint32_t *u = NULL;
+            CK(cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, u, u, (int)nwords));
+        }
+        cz_scalar4 *d_k, *gen_k;
+        uint64_t *d_dens;
+        uint32_t *dprefix, *ones_idx, *gen_idx, *counters;
+        void *scan_temp;
+        carve c1;
+        for (int pass = 0; pass < 2; pass++) { /* measure, then lay out */
+            c1.base = pass ? (char *)ctx->buf[0] : NULL;
+            c1.at = 0;
+            d_k = c1.take<cz_scalar4>(dev_k ? 0 : n);
+            d_dens = c1.take<uint64_t>(dev_d ? 0 : nwords);
+            dprefix = c1.take<uint32_t>(nwords);
+            ones_idx = c1.take<uint32_t>(n);
+            gen_idx = c1.take<uint32_t>(n);
+            gen_k = c1.take<cz_scalar4>(n);
+            counters = c1.take<uint32_t>(8);
+            scan_temp = c1.take<char>(scan_bytes);
+            if (!pass && (err = ensure(ctx, 0, c1.at + 256, msg, msglen))) return err;
+        }
+
+        const cz_scalar4 *k_in = (const cz_scalar4 *)scalars;
+        if (!dev_k) {
+            CK(cudaMemcpyAsync(d_k, scalars, n * sizeof(cz_scalar4), cudaMemcpyHostToDevice, st));
+            k_in = d_k;
+        }
+        const uint64_t *dens_in = density;
+        if (density && !dev_d) {
+            CK(cudaMemcpyAsync(d_dens, density, nwords * 8, cudaMemcpyHostToDevice, st));
+            dens_in = d_dens;
+        }
+        if (dens_in) {
+            cz_k_popcount<<<blocks(nwords), BLOCK, 0, st>>>(dprefix, dens_in, nwords);
+            CKL();
+            CK(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, dprefix, dprefix, (int)nwords, st));
+        }
+        CK(cudaMemsetAsync(counters, 0, 32, st));
+        cz_k_classify<<<blocks(n), BLOCK, 0, st>>>(k_in, n, mont, dens_in, dprefix, ones_idx, gen_idx, gen_k,
+                                                  counters);
+        CKL();
+        uint32_t cnt[3];
+        CK(read_small(ctx, cnt, counters, 3));
+        size_t n1 = cnt[0], m = cnt[1];
+        int bits = (int)cnt[2];
+        ctx->last_ones = n1;
+        ctx->last_gen = m;
+
+        /* ---- the plan ---- */
+        int c = ctx->cfg_window ? ctx->cfg_window : cz__cuda_msm_window(m, bits);
+        int nw = m ? num_windows(bits, c) : 0;
+        size_t max_e = ctx->cfg_max_entries ? ctx->cfg_max_entries : DEFAULT_MAX_ENTRIES;
+        int g = m ? (int)(max_e / m) : 1;
+        if (g < 1) g = 1;
+        if (g > nw) g = nw > 0 ? nw : 1;
+        int groups = m ? (nw + g - 1) / g : 0;
+        uint32_t kb = (uint32_t)1 << (c - 1); /* buckets per window */
+        uint32_t l = 1;
+        while (l < kb && (size_t)g * kb / l > 65536) l <<= 1;
+        uint32_t segs = kb / l;
+        size_t e_bkt = (size_t)m * g, e_seg = (size_t)g * segs;
+        size_t e_max = e_bkt;
+        if (n1 > e_max) e_max = n1;
+        if (e_seg > e_max) e_max = e_seg;
+        size_t d_max = (size_t)g * kb;
+        if (d_max < (size_t)g) d_max = g;
+        int keybits = 1;
+        while (((uint32_t)1 << keybits) <= (uint32_t)g) keybits++;
+        keybits += c - 1;
+        ctx->last_c = c;
+        ctx->last_nw = nw;
+        ctx->last_groups = groups;
+
+        /* ---- stage 2 scratch ---- */
+        size_t sort_bytes = 0, eng_bytes = 0;
+        {
+            uint32_t *u = NULL;
+            CK(cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, u, u, u, u, (int)(e_bkt ? e_bkt : 1), 0,
+                                               keybits));
+            CK(engine_temp<F>(&eng_bytes, e_max, d_max));
+        }
+        size_t temp_bytes = sort_bytes > eng_bytes ? sort_bytes : eng_bytes;
+        engine<F> eng;
+        carve c2 = {NULL, 0};
+        uint32_t *keys_in, *vals_in, *keys_out, *vals_out;
+        X *buckets, *segsum, *winsum, *ones, *result;
+        for (int pass = 0; pass < 2; pass++) {
+            c2.at = 0;
+            c2.base = pass ? (char *)ctx->buf[1] : NULL;
+            keys_in = c2.take<uint32_t>(e_max);
+            vals_in = c2.take<uint32_t>(e_bkt);
+            keys_out = c2.take<uint32_t>(e_bkt);
+            vals_out = c2.take<uint32_t>(e_bkt);
+            buckets = c2.take<X>(d_max);
+            segsum = c2.take<X>(e_seg);
+            winsum = c2.take<X>(nw + 1);
+            ones = c2.take<X>(1);
+            result = c2.take<X>(1);
+            engine_carve<F>(eng, c2, e_max, d_max, temp_bytes);
+            if (!pass && (err = ensure(ctx, 1, c2.at + 256, msg, msglen))) return err;
+        }
+
+        CK(cudaMemsetAsync(winsum, 0, (nw + 1) * sizeof(X), st));
+        CK(cudaMemsetAsync(ones, 0, sizeof(X), st));
+
+        /* ---- ones ---- */
+        if (n1) {
+            CK(cudaMemsetAsync(keys_in, 0, n1 * 4, st));
+            cz_in_aff<F> in = {bases, ones_idx};
+            if ((err = reduce_by_key<F>(ctx, eng, in, keys_in, (uint32_t)n1, ones, msg, msglen))) goto fail;
+        }
+
+        /* ---- the windows, by groups ---- */
+        for (int w0 = 0; w0 < nw; w0 += g) {
+            int gg = nw - w0 < g ? nw - w0 : g;
+            size_t e = (size_t)m * gg;
+            uint32_t sentinel = (uint32_t)gg << (c - 1), neff;
+            cz_k_digits<<<blocks(m), BLOCK, 0, st>>>(gen_k, gen_idx, (uint32_t)m, c, w0, gg, keys_in, vals_in);
+            CKL();
+            size_t tb = temp_bytes;
+            CK(cub::DeviceRadixSort::SortPairs(eng.temp, tb, keys_in, keys_out, vals_in, vals_out, (int)e, 0,
+                                               keybits, st));
+            cz_k_lower_bound<<<1, 1, 0, st>>>(eng.small + 4, keys_out, (uint32_t)e, sentinel);
+            CKL();
+            CK(read_small(ctx, &neff, eng.small + 4, 1));
+            CK(cudaMemsetAsync(buckets, 0, (size_t)gg * kb * sizeof(X), st));
+            cz_in_aff<F> in = {bases, vals_out};
+            if ((err = reduce_by_key<F>(ctx, eng, in, keys_out, neff, buckets, msg, msglen))) goto fail;
+            uint32_t nt = (uint32_t)gg * segs;
+            cz_k_bucket_segments<F><<<blocks(nt), BLOCK, 0, st>>>(buckets, kb, l, nt, segsum, keys_in);
+            CKL();
+            cz_in_xyzz<F> ins = {segsum};
+            if ((err = reduce_by_key<F>(ctx, eng, ins, keys_in, nt, winsum + w0, msg, msglen))) goto fail;
+        }
+        cz_k_final<F><<<1, 1, 0, st>>>(result, winsum, nw, c, ones);
+        CKL();
+        CK(cudaMemcpyAsync(out, result, sizeof(X), cudaMemcpyDeviceToHost, st));
+        CK(cudaStreamSynchronize(st));
+    }
+fail:
+    return err;
+}
+
+
+#endif

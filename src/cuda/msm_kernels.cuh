@@ -1,0 +1,314 @@
+/* msm_kernels.cuh — the device kernels of the MSM (msm_api.cu drives them).
+ *
+ * 1. classify: per scalar (Montgomery or plain, the density bitmap giving
+ *    each its base index), zeros are dropped, ones go to a list of base
+ *    indices, the rest to a list of (base index, plain scalar), with the
+ *    largest bit length of the rest.
+ * 2. digits: each general scalar is cut into signed c-bit digits
+ *    d in [-(2^(c-1) - 1), 2^(c-1)] (a digit above half borrows from the next
+ *    window); for a group of windows every (scalar, window) becomes an entry
+ *    key = (window in group) << (c - 1) | (|d| - 1), value = base index with
+ *    the sign in bit 31. Zero digits get a sentinel key that sorts last.
+ * 3. The entries are sorted by key (CUB radix sort, in msm_api.cu).
+ * 4. reduce by key, the engine that sums the sorted entries of each key:
+ *    level 0 cuts the sorted array into fixed segments of T0 entries, one
+ *    thread each (so a bucket of a million points costs no more than a
+ *    million points in small buckets), and writes one partial sum per piece
+ *    (a maximal run of one key inside a segment), still sorted by key;
+ *    later levels run-length encode those partials and sum each key's run
+ *    in pieces of T1, shrinking every run by T1 until each key has one sum,
+ *    which is scattered to its destination. The ones list (all key 0) and
+ *    the per-window bucket sums go through the same engine.
+ * 5. bucket_segments: each window's buckets B_1..B_K are cut into segments
+ *    of L; a thread forms sum_b (b - sL) B_b by running sums over its
+ *    segment and adds sL * sum_b B_b, so that the window's sum_b b B_b is
+ *    the sum of its segment results (reduced by key, key = window).
+ * 6. final: Horner over the window sums (c doublings between windows) plus
+ *    the ones sum, on one thread.
+ * Every kernel is a template (the group's field, or a dummy) so that the
+ * translation units that include this header share one copy of each. */
+#ifndef CZ_CUDA_MSM_KERNELS_CUH
+#define CZ_CUDA_MSM_KERNELS_CUH
+
+#include <stdint.h>
+#include "cuda/ec.cuh"
+
+#define CZ_MSM_SIGN 0x80000000u
+#define CZ_FULL_MASK 0xffffffffu
+
+struct cz_scalar4 { uint64_t l[4]; };
+
+/* k R^-1 mod r (k < r, Montgomery form in, plain integer out) */
+static __device__ __forceinline__ cz_scalar4 fr_from_mont(const cz_scalar4 &k)
+{
+    fr_t a = from_mont(fr_t::load(k.l));
+    cz_scalar4 o;
+    fr_t::store(o.l, a);
+    return o;
+}
+
+static __device__ __forceinline__ bool fr_is_one_mont(const cz_scalar4 &k) { return fr_t::load(k.l).is_one(); }
+
+/* pc[w] = popcount(density[w]) */
+template <int D = 0>
+__global__ void cz_k_popcount(uint32_t *pc, const uint64_t *density, size_t nwords)
+{
+    size_t w = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (w < nwords) pc[w] = (uint32_t)__popcll(density[w]);
+}
+
+/* counters: [0] ones, [1] general, [2] largest bit length of the general */
+template <int D = 0>
+__global__ void cz_k_classify(const cz_scalar4 *scalars, size_t n, int mont, const uint64_t *density,
+                              const uint32_t *dprefix, uint32_t *ones_idx, uint32_t *gen_idx,
+                              cz_scalar4 *gen_k, uint32_t *counters)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int cls = 0; /* 0 skip, 1 one, 2 general */
+    uint32_t bi = (uint32_t)i, bits = 0;
+    cz_scalar4 k = {{0, 0, 0, 0}};
+    if (i < n) {
+        bool present = true;
+        if (density) {
+            uint64_t word = density[i / 64], below = (((uint64_t)1) << (i % 64)) - 1;
+            present = (word >> (i % 64)) & 1;
+            bi = dprefix[i / 64] + (uint32_t)__popcll(word & below);
+        }
+        if (present) {
+            k = scalars[i];
+            bool zero = (k.l[0] | k.l[1] | k.l[2] | k.l[3]) == 0;
+            bool one = mont ? fr_is_one_mont(k) : (k.l[0] == 1 && (k.l[1] | k.l[2] | k.l[3]) == 0);
+            if (!zero) {
+                if (one) cls = 1;
+                else {
+                    cls = 2;
+                    if (mont) k = fr_from_mont(k);
+                    for (int l = 3; l >= 0; l--)
+                        if (k.l[l]) { bits = 64 * l + 64 - __clzll(k.l[l]); break; }
+                }
+            }
+        }
+    }
+    int lane = threadIdx.x & 31;
+    uint32_t below = (1u << lane) - 1;
+    uint32_t m1 = __ballot_sync(CZ_FULL_MASK, cls == 1), m2 = __ballot_sync(CZ_FULL_MASK, cls == 2);
+    uint32_t b1 = 0, b2 = 0;
+    if (lane == 0) {
+        if (m1) b1 = atomicAdd(&counters[0], (uint32_t)__popc(m1));
+        if (m2) b2 = atomicAdd(&counters[1], (uint32_t)__popc(m2));
+    }
+    b1 = __shfl_sync(CZ_FULL_MASK, b1, 0);
+    b2 = __shfl_sync(CZ_FULL_MASK, b2, 0);
+    uint32_t mb = __reduce_max_sync(CZ_FULL_MASK, bits);
+    if (lane == 0 && mb) atomicMax(&counters[2], mb);
+    if (cls == 1) ones_idx[b1 + __popc(m1 & below)] = bi;
+    if (cls == 2) {
+        uint32_t at = b2 + __popc(m2 & below);
+        gen_idx[at] = bi;
+        gen_k[at] = k;
+    }
+}
+
+/* c-bit window w of k (bits past 256 are zero) */
+static __device__ __forceinline__ uint32_t cz_window(const cz_scalar4 &k, int w, int c)
+{
+    int bit = w * c, limb = bit / 64, off = bit % 64;
+    if (limb >= 4) return 0;
+    uint64_t v = k.l[limb] >> off;
+    if (off + c > 64 && limb + 1 < 4) v |= k.l[limb + 1] << (64 - off);
+    return (uint32_t)(v & ((((uint64_t)1) << c) - 1));
+}
+
+/* entries of windows [w0, w0 + g) for m general scalars, window-major */
+template <int D = 0>
+__global__ void cz_k_digits(const cz_scalar4 *gen_k, const uint32_t *gen_idx, uint32_t m, int c, int w0,
+                            int g, uint32_t *keys, uint32_t *vals)
+{
+    uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= m) return;
+    cz_scalar4 k = gen_k[j];
+    uint32_t idx = gen_idx[j], half = 1u << (c - 1), carry = 0, sentinel = (uint32_t)g << (c - 1);
+    for (int w = 0; w < w0 + g; w++) {
+        uint32_t v = cz_window(k, w, c) + carry;
+        uint32_t neg = 0, mag = v;
+        carry = 0;
+        if (v > half) {
+            mag = (1u << c) - v;
+            neg = CZ_MSM_SIGN;
+            carry = 1;
+        }
+        if (w >= w0) {
+            size_t at = (size_t)(w - w0) * m + j;
+            keys[at] = mag ? ((uint32_t)(w - w0) << (c - 1)) | (mag - 1) : sentinel;
+            vals[at] = idx | neg;
+        }
+    }
+}
+
+/* *out = the first position in sorted keys[0, n) holding a key >= bound */
+template <int D = 0>
+__global__ void cz_k_lower_bound(uint32_t *out, const uint32_t *keys, uint32_t n, uint32_t bound)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (keys[mid] < bound) lo = mid + 1;
+        else hi = mid;
+    }
+    *out = lo;
+}
+
+/* level 0, step 1: pieces (maximal runs of one key) in each segment of t
+ * entries */
+template <int D = 0>
+__global__ void cz_k_count_pieces(uint32_t *pc, const uint32_t *keys, uint32_t n, uint32_t t)
+{
+    uint32_t s = blockIdx.x * blockDim.x + threadIdx.x;
+    uint64_t lo = (uint64_t)s * t;
+    if (lo >= n) return;
+    uint32_t hi = (uint32_t)min((uint64_t)n, lo + t), p = 1;
+    uint32_t prev = keys[lo];
+    for (uint32_t e = (uint32_t)lo + 1; e < hi; e++) {
+        uint32_t k = keys[e];
+        p += k != prev;
+        prev = k;
+    }
+    pc[s] = p;
+}
+
+/* items of the engine: affine bases by index (with sign) or XYZZ sums */
+template <class F> struct cz_in_aff {
+    const cz_aff_t<F> *bases;
+    const uint32_t *vals;
+    __device__ __forceinline__ void add(cz_xyzz_t<F> &acc, uint32_t e) const
+    {
+        uint32_t v = vals[e];
+        cz_aff_t<F> b = bases[v & ~CZ_MSM_SIGN];
+        xyzz_madd(acc, b, (v & CZ_MSM_SIGN) != 0);
+    }
+};
+template <class F> struct cz_in_xyzz {
+    const cz_xyzz_t<F> *items;
+    __device__ __forceinline__ void add(cz_xyzz_t<F> &acc, uint32_t e) const { xyzz_add(acc, items[e]); }
+};
+
+/* level 0, step 2: one thread per segment writes the sum of each piece at
+ * incl[s] - pc[s] onwards, with its key */
+template <class F, class In>
+__global__ void cz_k_segment_sums(In in, const uint32_t *keys, uint32_t n, uint32_t t, const uint32_t *incl,
+                                  const uint32_t *pc, uint32_t *out_keys, cz_xyzz_t<F> *out)
+{
+    uint32_t s = blockIdx.x * blockDim.x + threadIdx.x;
+    uint64_t lo = (uint64_t)s * t;
+    if (lo >= n) return;
+    uint32_t hi = (uint32_t)min((uint64_t)n, lo + t), o = incl[s] - pc[s];
+    uint32_t cur = keys[lo];
+    cz_xyzz_t<F> acc;
+    xyzz_set_inf(acc);
+    for (uint32_t e = (uint32_t)lo; e < hi; e++) {
+        uint32_t k = keys[e];
+        if (k != cur) {
+            out_keys[o] = cur;
+            out[o++] = acc;
+            xyzz_set_inf(acc);
+            cur = k;
+        }
+        in.add(acc, e);
+    }
+    out_keys[o] = cur;
+    out[o] = acc;
+}
+
+/* later levels: np[r] = ceil(cnt[r] / t) */
+template <int D = 0>
+__global__ void cz_k_run_pieces(uint32_t *np, const uint32_t *cnt, uint32_t runs, uint32_t t)
+{
+    uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < runs) np[r] = (cnt[r] + t - 1) / t;
+}
+
+/* one thread per piece: piece p belongs to the run r with
+ * incl[r] - np[r] <= p < incl[r]; it sums items [off[r] + (p - first) t,
+ * ... + t) of that run; *total = incl[runs - 1] */
+template <class F>
+__global__ void cz_k_run_sums(const cz_xyzz_t<F> *items, const uint32_t *off, const uint32_t *cnt,
+                              const uint32_t *np, const uint32_t *incl, uint32_t runs, uint32_t t,
+                              cz_xyzz_t<F> *out)
+{
+    uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= incl[runs - 1]) return;
+    uint32_t lo = 0, hi = runs - 1; /* first r with incl[r] > p */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (incl[mid] > p) hi = mid;
+        else lo = mid + 1;
+    }
+    uint32_t r = lo, first = incl[r] - np[r];
+    uint32_t b = off[r] + (p - first) * t, e = min(off[r] + cnt[r], b + t);
+    cz_xyzz_t<F> acc = items[b];
+    for (uint32_t i = b + 1; i < e; i++) xyzz_add(acc, items[i]);
+    out[p] = acc;
+}
+
+/* after a level: off[r] = incl[r] - np[r], cnt[r] = np[r] */
+template <int D = 0>
+__global__ void cz_k_next_runs(uint32_t *off, uint32_t *cnt, const uint32_t *np, const uint32_t *incl,
+                               uint32_t runs)
+{
+    uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < runs) {
+        off[r] = incl[r] - np[r];
+        cnt[r] = np[r];
+    }
+}
+
+/* dest[key[r]] = items[off[r]] (each run has one item now) */
+template <class F>
+__global__ void cz_k_scatter(cz_xyzz_t<F> *dest, const uint32_t *ukeys, const uint32_t *off,
+                             const cz_xyzz_t<F> *items, uint32_t runs)
+{
+    uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < runs) dest[ukeys[r]] = items[off ? off[r] : r];
+}
+
+/* thread (window g, segment s) over buckets (window-major, bucket b at
+ * b - 1, k per window, segments of l): out[t] = sum over the segment of
+ * b B_b, key g */
+template <class F>
+__global__ void cz_k_bucket_segments(const cz_xyzz_t<F> *buckets, uint32_t k, uint32_t l, uint32_t nthreads,
+                                     cz_xyzz_t<F> *out, uint32_t *out_keys)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nthreads) return;
+    uint32_t segs = k / l, g = t / segs, s = t % segs;
+    const cz_xyzz_t<F> *b = buckets + (size_t)g * k + (size_t)s * l;
+    cz_xyzz_t<F> acc, sum;
+    xyzz_set_inf(acc);
+    xyzz_set_inf(sum);
+    for (int i = (int)l - 1; i >= 0; i--) {
+        xyzz_add(acc, b[i]);
+        xyzz_add(sum, acc);
+    }
+    if (s) {
+        xyzz_mul_small(acc, s * l);
+        xyzz_add(sum, acc);
+    }
+    out[t] = sum;
+    out_keys[t] = g;
+}
+
+/* out = sum_w 2^(c w) win[w] + ones */
+template <class F>
+__global__ void cz_k_final(cz_xyzz_t<F> *out, const cz_xyzz_t<F> *win, int nw, int c, const cz_xyzz_t<F> *ones)
+{
+    cz_xyzz_t<F> acc;
+    xyzz_set_inf(acc);
+    for (int w = nw - 1; w >= 0; w--) {
+        for (int i = 0; i < c; i++) xyzz_dbl(acc);
+        xyzz_add(acc, win[w]);
+    }
+    xyzz_add(acc, *ones);
+    *out = acc;
+}
+
+#endif

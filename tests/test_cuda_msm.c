@@ -1,0 +1,212 @@
+/* test_cuda_msm.c — the device MSM (src/cuda/cz_cuda_msm.h) against the CPU
+ * MSM (cz_msm_g1 / cz_msm_g2) on fresh random inputs (the seed is printed;
+ * CZ_TEST_SEED replays a run), G1 and G2.
+ *
+ * Bases are P + i Q (made by additions, so large n is cheap) with, every
+ * 97th, infinity, every 7th a copy of an earlier base and every 11th the
+ * negation of an earlier one (P and -P together). Scalars: random, zero,
+ * one, r - 1, at least 2^254, small (32-bit), one value repeated (every
+ * point in one bucket per window), Filecoin-like mixes with a density
+ * bitmap, in Montgomery form and plain. Sizes: 1, 2, primes, a few
+ * thousand, and the largest that keeps the run within seconds on the GPU;
+ * forced window widths and a small entry budget make narrow windows and
+ * several window groups run too. Without a CUDA build or a device it prints
+ * a SKIP line and passes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "testutil.h"
+#include "msm/msm.h"
+#include "util/pool.h"
+#include "util/rng.h"
+#if CZ_HAVE_CUDA
+#include "cuda/cz_cuda_msm.h"
+#endif
+
+#if CZ_HAVE_CUDA
+
+static cz_rng rng;
+static uint64_t seed;
+static cz_pool *pool;
+static cz_cuda_msm *ctx;
+
+enum { K_RANDOM, K_ZERO, K_ONE, K_RM1, K_BIG, K_SMALL, K_SAME, K_MIX, K_BITS };
+static const char *kind_name[] = {"random", "zero", "one", "r-1", ">=2^254", "small", "same", "mix", "bits"};
+
+static void make_scalars(cz_fr *k, size_t n, int kind)
+{
+    cz_fr same;
+    cz_fr_random(&same, &rng);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = cz_rng_u64(&rng);
+        int kd = kind;
+        if (kind == K_MIX) { /* like a Filecoin witness: mostly bits */
+            unsigned p = (unsigned)(r % 100);
+            kd = p < 44 ? K_ZERO : p < 88 ? K_ONE : p < 94 ? K_SMALL : p < 96 ? K_RM1 : K_RANDOM;
+        }
+        if (kind == K_BITS) kd = r & 1 ? K_ONE : K_ZERO;
+        switch (kd) {
+        case K_RANDOM: cz_fr_random(&k[i], &rng); break;
+        case K_ZERO: cz_fr_zero(&k[i]); break;
+        case K_ONE: cz_fr_one(&k[i]); break;
+        case K_RM1: cz_fr_one(&k[i]); cz_fr_neg(&k[i], &k[i]); break;
+        case K_BIG: { /* a plain value in [2^254, r) */
+            cz_fr p;
+            do {
+                for (int l = 0; l < 4; l++) p.l[l] = cz_rng_u64(&rng);
+                p.l[3] = (p.l[3] & 0x3fffffffffffffffULL) | 0x4000000000000000ULL;
+            } while (p.l[3] > cz_fr_modulus.l[3] || (p.l[3] == cz_fr_modulus.l[3] && p.l[2] >= cz_fr_modulus.l[2]));
+            cz_fr_to_mont(&k[i], &p);
+            break;
+        }
+        case K_SMALL: cz_fr_from_u64(&k[i], (r >> 8) & 0xffffffffULL); break;
+        case K_SAME: k[i] = same; break;
+        }
+    }
+}
+
+#define DEFINE_BASES(G)                                                              \
+    static void bases_##G(cz_##G##_aff *b, size_t n)                                 \
+    {                                                                                \
+        cz_##G##_jac *j = malloc(n * sizeof *j), g, p, q, t;                         \
+        cz_##G##_aff qa;                                                             \
+        uint64_t s1[4] = {cz_rng_u64(&rng), cz_rng_u64(&rng), cz_rng_u64(&rng), 3};   \
+        uint64_t s2[4] = {cz_rng_u64(&rng), cz_rng_u64(&rng), cz_rng_u64(&rng), 5};   \
+        cz_##G##_generator_jac(&g);                                                  \
+        cz_##G##_mul(&p, &g, s1, 256);                                               \
+        cz_##G##_mul(&q, &g, s2, 256);                                               \
+        cz_##G##_to_aff(&qa, &q);                                                    \
+        t = p;                                                                       \
+        for (size_t i = 0; i < n; i++) {                                             \
+            size_t src = i ? cz_rng_u64(&rng) % i : 0;                               \
+            if (i % 97 == 96) cz_##G##_set_inf(&j[i]);                               \
+            else if (i % 7 == 6) j[i] = j[src];                                      \
+            else if (i % 11 == 10 || (i == 1 && n == 2)) cz_##G##_neg(&j[i], &j[src]); \
+            else j[i] = t;                                                           \
+            cz_##G##_add_mixed(&t, &t, &qa);                                         \
+        }                                                                            \
+        cz_##G##_batch_to_aff(b, j, n);                                              \
+        free(j);                                                                     \
+    }
+DEFINE_BASES(g1)
+DEFINE_BASES(g2)
+
+/* one case: n scalars of a kind, density with about `dens` percent of bits
+ * set (100: no bitmap), the window / entry budget forced as given */
+#define DEFINE_CASE(G)                                                                          \
+    static void case_##G(size_t n, int kind, int dens, int mont, int window, size_t max_entries) \
+    {                                                                                           \
+        size_t words = (n + 63) / 64, nb = n;                                                   \
+        uint64_t *d = NULL;                                                                     \
+        cz_fr *k = malloc(n * sizeof *k);                                                       \
+        make_scalars(k, n, kind);                                                               \
+        if (dens < 100) {                                                                       \
+            d = calloc(words, 8);                                                               \
+            nb = 0;                                                                             \
+            for (size_t i = 0; i < n; i++)                                                      \
+                if (cz_rng_u64(&rng) % 100 < (uint64_t)dens) { d[i / 64] |= 1ULL << (i % 64); nb++; } \
+        }                                                                                       \
+        cz_##G##_aff *b = malloc((nb ? nb : 1) * sizeof *b);                                    \
+        bases_##G(b, nb ? nb : 1);                                                              \
+        cz_fr *kp = k;                                                                          \
+        if (!mont) {                                                                            \
+            kp = malloc(n * sizeof *kp);                                                        \
+            for (size_t i = 0; i < n; i++) cz_fr_from_mont(&kp[i], &k[i]);                      \
+        }                                                                                       \
+        cz_##G##_jac want, got;                                                                 \
+        char msg[256] = "";                                                                     \
+        cz_err e1 = cz_msm_##G(&want, b, kp, n, mont, d, pool);                                 \
+        void *db = NULL;                                                                        \
+        cz_err e2 = cz_cuda_upload(ctx, &db, b, (nb ? nb : 1) * sizeof *b, msg, sizeof msg);    \
+        if (!e2) {                                                                              \
+            cz__cuda_msm_config(ctx, window, max_entries);                                      \
+            e2 = cz_cuda_msm_##G(ctx, &got, db, kp, n, mont, d, msg, sizeof msg);               \
+            cz__cuda_msm_config(ctx, 0, 0);                                                     \
+        }                                                                                       \
+        int c = 0, nw = 0, groups = 0;                                                          \
+        size_t ones = 0, gen = 0;                                                               \
+        cz__cuda_msm_last(ctx, &c, &nw, &groups, &ones, &gen);                                  \
+        int ok = e1 == CZ_OK && e2 == CZ_OK && cz_##G##_eq(&want, &got);                        \
+        CHECK_MSG(ok, #G " n=%zu %s density=%d%% mont=%d window=%d (used c=%d nw=%d groups=%d ones=%zu " \
+                  "general=%zu) max_entries=%zu seed=%llu: %s",                                 \
+                  n, kind_name[kind], dens, mont, window, c, nw, groups, ones, gen, max_entries, \
+                  (unsigned long long)seed, e2 ? msg : e1 ? "cpu msm failed" : "sums differ");  \
+        if (getenv("CZ_TEST_VERBOSE"))                                                          \
+            printf("  " #G " n=%zu %s dens=%d mont=%d -> c=%d nw=%d groups=%d ones=%zu general=%zu %s\n", \
+                   n, kind_name[kind], dens, mont, c, nw, groups, ones, gen, ok ? "ok" : "WRONG"); \
+        cz_cuda_free(ctx, db);                                                                  \
+        if (kp != k) free(kp);                                                                  \
+        free(k);                                                                                \
+        free(d);                                                                                \
+        free(b);                                                                                \
+    }
+DEFINE_CASE(g1)
+DEFINE_CASE(g2)
+
+static int run(void)
+{
+    char msg[256];
+    if (cz_cuda_device_count() < 1) {
+        printf("test_cuda_msm: SKIP (no CUDA device)\n");
+        return 0;
+    }
+    seed = cz_test_seed("test_cuda_msm", (uint64_t)time(NULL) * 2654435761u);
+    cz_rng_seed(&rng, seed);
+    cz_err e = cz_cuda_msm_create(&ctx, 0, msg, sizeof msg);
+    if (e) {
+        fprintf(stderr, "test_cuda_msm: %s\n", msg);
+        return 1;
+    }
+    CHECK(cz_pool_create(&pool, 0) == CZ_OK);
+    const size_t primes[] = {3, 31, 97, 1009, 65521};
+    /* G1: edges and sizes */
+    case_g1(1, K_RANDOM, 100, 1, 0, 0);
+    case_g1(1, K_ONE, 100, 1, 0, 0);
+    case_g1(1, K_ZERO, 100, 1, 0, 0);
+    case_g1(2, K_SAME, 100, 1, 0, 0); /* P and -P with one scalar: infinity */
+    case_g1(2, K_RANDOM, 100, 1, 0, 0);
+    for (size_t i = 0; i < sizeof primes / sizeof *primes; i++) case_g1(primes[i], K_RANDOM, 100, 1, 0, 0);
+    for (int kind = K_ZERO; kind <= K_BITS; kind++) case_g1(4099, kind, 100, 1, 0, 0);
+    case_g1(4099, K_MIX, 70, 1, 0, 0);
+    case_g1(4099, K_BITS, 60, 1, 0, 0);
+    case_g1(4099, K_RANDOM, 100, 0, 0, 0); /* plain scalars */
+    case_g1(4099, K_MIX, 80, 0, 0, 0);
+    /* forced windows and window groups */
+    const int windows[] = {2, 3, 5, 8, 13, 16, 21};
+    for (size_t i = 0; i < sizeof windows / sizeof *windows; i++) case_g1(3001, K_RANDOM, 100, 1, windows[i], 0);
+    case_g1(3001, K_RANDOM, 100, 1, 7, 5000);
+    case_g1(3001, K_MIX, 90, 1, 4, 1);
+    case_g1(100003, K_SAME, 100, 1, 0, 0); /* one bucket per window holds every point */
+    case_g1(100003, K_SMALL, 100, 1, 0, 0);
+    case_g1(100003, K_ONE, 100, 1, 0, 0);
+    /* large */
+    case_g1(((size_t)1 << 20) + 7, K_RANDOM, 100, 1, 0, 0);
+    case_g1(((size_t)1 << 20) + 7, K_MIX, 85, 1, 0, 0);
+    /* G2 */
+    case_g2(1, K_RANDOM, 100, 1, 0, 0);
+    case_g2(2, K_SAME, 100, 1, 0, 0);
+    case_g2(1009, K_RANDOM, 100, 1, 0, 0);
+    case_g2(1009, K_RM1, 100, 1, 0, 0);
+    case_g2(1009, K_BIG, 100, 1, 0, 0);
+    case_g2(3001, K_MIX, 70, 1, 0, 0);
+    case_g2(3001, K_ONE, 100, 1, 0, 0);
+    case_g2(3001, K_SAME, 100, 1, 0, 0);
+    case_g2(3001, K_RANDOM, 100, 0, 5, 4000);
+    case_g2(((size_t)1 << 17) + 3, K_RANDOM, 100, 1, 0, 0);
+    cz_pool_destroy(pool);
+    cz_cuda_msm_destroy(ctx);
+    return cz_test_finish("test_cuda_msm");
+}
+
+int main(void) { return run(); }
+
+#else
+
+int main(void)
+{
+    printf("test_cuda_msm: SKIP (no CUDA device)\n");
+    return 0;
+}
+
+#endif

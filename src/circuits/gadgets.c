@@ -310,29 +310,39 @@ cz_u32 cz_u32_shr(const cz_u32 *x, unsigned by)
     return r;
 }
 
+/* are all 32 bits allocated (IS)? */
+static inline int all_is(const cz_u32 *x)
+{
+    int ok = 1;
+    for (int i = 0; i < 32; i++) ok &= x->b[i].kind == CZ_BOOL_IS;
+    return ok;
+}
+
+/* WITNESS mode with room for n more aux variables? */
+static inline int fast_room(const cz_cs *cs, unsigned n)
+{
+    return cs->mode == CZ_CS_WITNESS && cs->n_aux + n <= cs->aux_cap;
+}
+
+/* In the fast paths below every bit is allocated (IS), which is where the
+ * reference allocates exactly one variable per bit (two for maj: maj, then
+ * b AND c) in bit order; they write the values straight into the buffer. */
 cz_u32 cz_u32_xor(cz_cs *cs, const cz_u32 *a, const cz_u32 *b)
 {
     cz_u32 r;
     r.val = a->val ^ b->val;
-    if (cs->mode == CZ_CS_WITNESS && cs->n_aux + 32 <= cs->aux_cap) {
-        /* where both bits are allocated (IS) the reference allocates one xor
-         * bit; write those directly, the rest take the generic path */
-        cz_fr t[2];
+    if (fast_room(cs, 32) && all_is(a) && all_is(b)) {
+        uint64_t j = cs->n_aux;
+        cz_fr t[2], *o = cs->aux + j;
         memset(&t[0], 0, sizeof t[0]);
         t[1] = cz_fr_one_mont;
         for (int i = 0; i < 32; i++) {
-            cz_bool x = a->b[i], y = b->b[i];
-            if (x.kind == CZ_BOOL_IS && y.kind == CZ_BOOL_IS) {
-                uint64_t j = cs->n_aux++;
-                int v = x.val ^ y.val;
-                cs->aux[j] = t[v];
-                r.b[i] = cz_bool_is(CZ_AUX(j), v);
-            } else {
-                r.b[i] = cz_bool_xor(cs, x, y);
-                continue;
-            }
-            cs->n_bits++;
+            int v = (r.val >> i) & 1;
+            o[i] = t[v];
+            r.b[i] = cz_bool_is(CZ_AUX(j + (uint64_t)i), v);
         }
+        cs->n_aux = j + 32;
+        cs->n_bits += 32;
         return r;
     }
     for (int i = 0; i < 32; i++) r.b[i] = cz_bool_xor(cs, a->b[i], b->b[i]);
@@ -342,16 +352,46 @@ cz_u32 cz_u32_xor(cz_cs *cs, const cz_u32 *a, const cz_u32 *b)
 cz_u32 cz_u32_sha256_ch(cz_cs *cs, const cz_u32 *a, const cz_u32 *b, const cz_u32 *c)
 {
     cz_u32 r;
-    for (int i = 0; i < 32; i++) r.b[i] = cz_bool_sha256_ch(cs, a->b[i], b->b[i], c->b[i]);
     r.val = (a->val & b->val) ^ (~a->val & c->val);
+    if (fast_room(cs, 32) && all_is(a) && all_is(b) && all_is(c)) {
+        uint64_t j = cs->n_aux;
+        cz_fr t[2], *o = cs->aux + j;
+        memset(&t[0], 0, sizeof t[0]);
+        t[1] = cz_fr_one_mont;
+        for (int i = 0; i < 32; i++) {
+            int v = (r.val >> i) & 1;
+            o[i] = t[v];
+            r.b[i] = cz_bool_is(CZ_AUX(j + (uint64_t)i), v);
+        }
+        cs->n_aux = j + 32;
+        cs->n_bits += 32;
+        return r;
+    }
+    for (int i = 0; i < 32; i++) r.b[i] = cz_bool_sha256_ch(cs, a->b[i], b->b[i], c->b[i]);
     return r;
 }
 
 cz_u32 cz_u32_sha256_maj(cz_cs *cs, const cz_u32 *a, const cz_u32 *b, const cz_u32 *c)
 {
     cz_u32 r;
-    for (int i = 0; i < 32; i++) r.b[i] = cz_bool_sha256_maj(cs, a->b[i], b->b[i], c->b[i]);
     r.val = (a->val & b->val) ^ (a->val & c->val) ^ (b->val & c->val);
+    if (fast_room(cs, 64) && all_is(a) && all_is(b) && all_is(c)) {
+        uint64_t j = cs->n_aux;
+        uint32_t bc = b->val & c->val;
+        cz_fr t[2], *o = cs->aux + j;
+        memset(&t[0], 0, sizeof t[0]);
+        t[1] = cz_fr_one_mont;
+        for (int i = 0; i < 32; i++) {
+            int v = (r.val >> i) & 1;
+            o[2 * i] = t[v];
+            o[2 * i + 1] = t[(bc >> i) & 1];
+            r.b[i] = cz_bool_is(CZ_AUX(j + 2 * (uint64_t)i), v);
+        }
+        cs->n_aux = j + 64;
+        cs->n_bits += 64;
+        return r;
+    }
+    for (int i = 0; i < 32; i++) r.b[i] = cz_bool_sha256_maj(cs, a->b[i], b->b[i], c->b[i]);
     return r;
 }
 

@@ -243,23 +243,6 @@ void cz_multieq_finish(cz_cs *cs, cz_multieq *m)
 }
 
 /* ---- UInt32 ---- */
-/* The witness-only fast path: WITNESS mode with room for nb more aux
- * variables writes the bits of v (LSB first) as new boolean aux variables
- * straight into the buffer, with the counters moved as cz_cs_alloc_bit would;
- * returns the first new aux index, or -1 when the generic path must run. */
-static inline int64_t fast_bits(cz_cs *cs, uint64_t v, unsigned nb)
-{
-    if (cs->mode != CZ_CS_WITNESS || cs->n_aux + nb > cs->aux_cap) return -1;
-    uint64_t j = cs->n_aux;
-    cz_fr t[2], *o = cs->aux + j;
-    memset(&t[0], 0, sizeof t[0]);
-    t[1] = cz_fr_one_mont;
-    for (unsigned i = 0; i < nb; i++) o[i] = t[(v >> i) & 1];
-    cs->n_aux += nb;
-    cs->n_bits += nb;
-    return (int64_t)j;
-}
-
 cz_u32 cz_u32_const(uint32_t v)
 {
     cz_u32 x;
@@ -310,14 +293,6 @@ cz_u32 cz_u32_shr(const cz_u32 *x, unsigned by)
     return r;
 }
 
-/* are all 32 bits allocated (IS)? */
-static inline int all_is(const cz_u32 *x)
-{
-    int ok = 1;
-    for (int i = 0; i < 32; i++) ok &= x->b[i].kind == CZ_BOOL_IS;
-    return ok;
-}
-
 /* WITNESS mode with room for n more aux variables? */
 static inline int fast_room(const cz_cs *cs, unsigned n)
 {
@@ -331,7 +306,7 @@ cz_u32 cz_u32_xor(cz_cs *cs, const cz_u32 *a, const cz_u32 *b)
 {
     cz_u32 r;
     r.val = a->val ^ b->val;
-    if (fast_room(cs, 32) && all_is(a) && all_is(b)) {
+    if (fast_room(cs, 32) && cz_u32_all_is(a) && cz_u32_all_is(b)) {
         uint64_t j = cs->n_aux;
         cz_fr t[2], *o = cs->aux + j;
         memset(&t[0], 0, sizeof t[0]);
@@ -353,7 +328,7 @@ cz_u32 cz_u32_sha256_ch(cz_cs *cs, const cz_u32 *a, const cz_u32 *b, const cz_u3
 {
     cz_u32 r;
     r.val = (a->val & b->val) ^ (~a->val & c->val);
-    if (fast_room(cs, 32) && all_is(a) && all_is(b) && all_is(c)) {
+    if (fast_room(cs, 32) && cz_u32_all_is(a) && cz_u32_all_is(b) && cz_u32_all_is(c)) {
         uint64_t j = cs->n_aux;
         cz_fr t[2], *o = cs->aux + j;
         memset(&t[0], 0, sizeof t[0]);
@@ -375,7 +350,7 @@ cz_u32 cz_u32_sha256_maj(cz_cs *cs, const cz_u32 *a, const cz_u32 *b, const cz_u
 {
     cz_u32 r;
     r.val = (a->val & b->val) ^ (a->val & c->val) ^ (b->val & c->val);
-    if (fast_room(cs, 64) && all_is(a) && all_is(b) && all_is(c)) {
+    if (fast_room(cs, 64) && cz_u32_all_is(a) && cz_u32_all_is(b) && cz_u32_all_is(c)) {
         uint64_t j = cs->n_aux;
         uint32_t bc = b->val & c->val;
         cz_fr t[2], *o = cs->aux + j;
@@ -407,7 +382,7 @@ cz_u32 cz_u32_addmany(cz_cs *cs, cz_multieq *m, const cz_u32 *ops, unsigned n)
     cz_var rv[64];
     unsigned nbits = 0;
     while (max_value >> nbits) nbits++;
-    int64_t first = fast_bits(cs, sum, nbits);
+    int64_t first = cz__witness_bits(cs, sum, nbits);
     if (first >= 0) {
         cz_u32 r;
         for (int i = 0; i < 32; i++) r.b[i] = cz_bool_is(CZ_AUX((uint64_t)first + (uint64_t)i), (int)((sum >> i) & 1));

@@ -172,6 +172,33 @@ void cz_multieq_finish(cz_cs *cs, cz_multieq *m);
 /* ---- UInt32 (bits LSB first) ---- */
 typedef struct { cz_bool b[32]; uint32_t val; } cz_u32;
 
+/* are all 32 bits allocated (IS)? */
+static inline int cz_u32_all_is(const cz_u32 *x)
+{
+    int ok = 1;
+    for (int i = 0; i < 32; i++) ok &= x->b[i].kind == CZ_BOOL_IS;
+    return ok;
+}
+
+/* witness-only fast path for gadgets: in WITNESS mode with room for nb more
+ * aux variables, writes the low nb bits of v (LSB first) as new boolean aux
+ * variables straight into the buffer, moving the counters as cz_cs_alloc_bit
+ * would, and returns the first new aux index; otherwise returns -1 and the
+ * caller takes its generic path. Only for places where the generic path
+ * would allocate exactly those bits in that order. */
+static inline int64_t cz__witness_bits(cz_cs *cs, uint64_t v, unsigned nb)
+{
+    if (cs->mode != CZ_CS_WITNESS || cs->n_aux + nb > cs->aux_cap) return -1;
+    uint64_t j = cs->n_aux;
+    cz_fr t[2], *o = cs->aux + j;
+    t[0].l[0] = t[0].l[1] = t[0].l[2] = t[0].l[3] = 0;
+    t[1] = cz_fr_one_mont;
+    for (unsigned i = 0; i < nb; i++) o[i] = t[(v >> i) & 1];
+    cs->n_aux = j + nb;
+    cs->n_bits += nb;
+    return (int64_t)j;
+}
+
 cz_u32 cz_u32_const(uint32_t v);
 cz_u32 cz_u32_alloc(cz_cs *cs, uint32_t v);
 /* from / to 32 booleans, most significant first */

@@ -180,23 +180,37 @@ static inline int cz_u32_all_is(const cz_u32 *x)
     return ok;
 }
 
-/* witness-only fast path for gadgets: in WITNESS mode with room for nb more
- * aux variables, writes the low nb bits of v (LSB first) as new boolean aux
- * variables straight into the buffer, moving the counters as cz_cs_alloc_bit
- * would, and returns the first new aux index; otherwise returns -1 and the
- * caller takes its generic path. Only for places where the generic path
+/* witness-only fast path for gadgets. cz__fast_room: is cs in WITNESS or
+ * COMPACT mode with room for nb more boolean aux variables? Then
+ * cz__witness_bits writes the low nb (<= 64) bits of v, LSB first, as new
+ * boolean aux variables (Fr into the aux buffer, or bits into the compact bit
+ * stream), moving the counters as nb calls of cz_cs_alloc_bit would, and
+ * returns the first new aux index. Only for places where the generic path
  * would allocate exactly those bits in that order. */
-static inline int64_t cz__witness_bits(cz_cs *cs, uint64_t v, unsigned nb)
+static inline int cz__fast_room(const cz_cs *cs, unsigned nb)
 {
-    if (cs->mode != CZ_CS_WITNESS || cs->n_aux + nb > cs->aux_cap) return -1;
+    if (cs->mode == CZ_CS_WITNESS) return cs->n_aux + nb <= cs->aux_cap;
+    if (cs->mode == CZ_CS_COMPACT) return cs->n_bits + nb <= cs->bits_cap;
+    return 0;
+}
+
+static inline uint64_t cz__witness_bits(cz_cs *cs, uint64_t v, unsigned nb)
+{
     uint64_t j = cs->n_aux;
-    cz_fr t[2], *o = cs->aux + j;
-    t[0].l[0] = t[0].l[1] = t[0].l[2] = t[0].l[3] = 0;
-    t[1] = cz_fr_one_mont;
-    for (unsigned i = 0; i < nb; i++) o[i] = t[(v >> i) & 1];
+    if (cs->mode == CZ_CS_WITNESS) {
+        cz_fr t[2], *o = cs->aux + j;
+        t[0].l[0] = t[0].l[1] = t[0].l[2] = t[0].l[3] = 0;
+        t[1] = cz_fr_one_mont;
+        for (unsigned i = 0; i < nb; i++) o[i] = t[(v >> i) & 1];
+    } else {
+        uint64_t k = cs->n_bits, m = nb == 64 ? v : v & ((1ull << nb) - 1), *w = cs->bits + (k >> 6);
+        unsigned off = (unsigned)(k & 63);
+        if (off) w[0] |= m << off; else w[0] = m;
+        if (off && off + nb > 64) w[1] = m >> (64 - off);
+    }
     cs->n_aux = j + nb;
     cs->n_bits += nb;
-    return (int64_t)j;
+    return j;
 }
 
 cz_u32 cz_u32_const(uint32_t v);

@@ -30,13 +30,13 @@ static inline uint32_t ror32(uint32_t x, unsigned n) { return (x >> n) | (x << (
  * the shifted-in constant zeros the reference's xor returns the other bit). */
 static cz_u32 xor3(cz_cs *cs, const cz_u32 *x, unsigned r1, unsigned r2, unsigned r3, int shift3)
 {
-    if (cs->mode == CZ_CS_WITNESS && cs->n_aux + 64 <= cs->aux_cap && cz_u32_all_is(x)) {
+    if (cz__fast_room(cs, 64) && cz_u32_all_is(x)) {
         cz_u32 r;
         uint32_t v1 = ror32(x->val, r1) ^ ror32(x->val, r2);
         uint32_t v2 = v1 ^ (shift3 ? x->val >> r3 : ror32(x->val, r3));
         unsigned n2 = shift3 ? 32 - r3 : 32;
-        uint64_t j1 = (uint64_t)cz__witness_bits(cs, v1, 32);
-        uint64_t j2 = (uint64_t)cz__witness_bits(cs, v2, n2);
+        uint64_t j1 = cz__witness_bits(cs, v1, 32);
+        uint64_t j2 = cz__witness_bits(cs, v2, n2);
         for (unsigned i = 0; i < 32; i++)
             r.b[i] = i < n2 ? cz_bool_is(CZ_AUX(j2 + i), (v2 >> i) & 1) : cz_bool_is(CZ_AUX(j1 + i), (v1 >> i) & 1);
         r.val = v2;

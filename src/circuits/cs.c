@@ -6,7 +6,8 @@
  * orders inputs before aux, each by index, as bellpepper-core's LC iterates.
  * Adding a term appends when the variable is past the last one (the common
  * case: bits allocated in order) and otherwise binary-searches, merging into an
- * existing term (its coefficient may become zero; it stays).
+ * existing term (its coefficient may become zero; it stays in the LC, as
+ * in bellpepper, and is skipped when the row is counted or recorded).
  *
  * RECORD mode appends each constraint's terms to per-matrix arrays holding
  * the raw variable and an index into a per-matrix table of distinct
@@ -275,6 +276,15 @@ cz_var cz_num_inputize(cz_cs *cs, const cz_num *x)
 }
 
 /* ---- constraints ---- */
+/* terms of lc with a non-zero coefficient */
+static uint32_t lc_nonzeros(const cz_lc *lc)
+{
+    uint32_t n = 0;
+    if (lc)
+        for (uint32_t i = 0; i < lc->n; i++) n += !cz_fr_is_zero(&lc->t[i].coef);
+    return n;
+}
+
 static void rec_row(cz_cs *cs, rec_mat *m, const cz_lc *lc, uint64_t row)
 {
     uint32_t n = lc ? lc->n : 0;
@@ -286,6 +296,7 @@ static void rec_row(cz_cs *cs, rec_mat *m, const cz_lc *lc, uint64_t row)
         m->cap = cap;
         for (uint32_t i = 0; i < n; i++) {
             uint32_t idx;
+            if (cz_fr_is_zero(&lc->t[i].coef)) continue;
             if (intern(m, &lc->t[i].coef, &idx)) { cs->err = CZ_ERR_NOMEM; return; }
             m->col[m->nnz] = lc->t[i].var;
             m->ci[m->nnz] = idx;
@@ -301,7 +312,7 @@ void cz_cs_enforce(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c)
     if (!cz_cs_rec(cs)) return;
     const cz_lc *l[3] = {a, b, c};
     uint64_t row = cs->n_constraints++;
-    for (int k = 0; k < 3; k++) cs->nnz[k] += l[k] ? l[k]->n : 0;
+    for (int k = 0; k < 3; k++) cs->nnz[k] += lc_nonzeros(l[k]);
     if (cs->mode != CZ_CS_RECORD || cs->err) return;
     for (int k = 0; k < 3; k++) rec_row(cs, &cs->rec->m[k], l[k], row);
 }

@@ -28,8 +28,11 @@
  * LINEAR COMBINATIONS (cz_lc) behave like bellpepper-core's: terms kept
  * sorted by variable (inputs before aux, each by index), adding a variable
  * already present adds to its coefficient, and a coefficient that becomes zero
- * stays as a term (it is a non-zero of the recorded matrix, as in the
- * reference). LC work happens only in RECORD and COUNT modes: gadgets compute
+ * stays as a term of the LC. cz_cs_enforce records (and counts) only the
+ * terms with a non-zero coefficient, as the reference engine's recording
+ * constraint system does when it builds its PCE, so the non-zero counts are
+ * comparable with its published ones. LC work happens only in RECORD and
+ * COUNT modes: gadgets compute
  * values directly and wrap all LC building and cz_cs_enforce in
  *     if (cz_cs_rec(cs)) { ... }
  * so witness modes skip it entirely (one predictable branch per constraint).

@@ -153,7 +153,7 @@ void cz_num_to_bits_le(cz_cs *cs, const cz_num *x, cz_bool out[255]);
 /* multipack::pack_into_inputs: chunks of 254 bits, bit 0 of each chunk
  * least significant; returns the number of inputs made */
 uint64_t cz_pack_into_inputs(cz_cs *cs, const cz_bool *bits, uint64_t n);
-/* storage-proofs' pack_bits: the first min(n, 254) bits as one new aux
+/* multipack::pack_bits (Filecoin's hash_circuit uses it): the first min(n, 254) bits as one new aux
  * number: num allocated, then (sum 2^i bit_i) * ONE = num */
 cz_num cz_pack_bits(cz_cs *cs, const cz_bool *bits, uint64_t n);
 /* the values pack_into_inputs gives (the public inputs a verifier needs):

@@ -110,6 +110,35 @@ int main(void)
     CHECK(cz_cs_status(&cs) == CZ_ERR_LENGTH && cs.n_aux == 4);
     cz_cs_free(&cs);
 
+    /* LC merges: sorted, combined, zero kept, scaled */
+    CHECK(cz_cs_init_count(&cs) == CZ_OK);
+    cz_lc p, q;
+    cz_lc_init(&p);
+    cz_lc_init(&q);
+    cz_lc_add(&cs, &p, CZ_AUX(5), NULL);
+    cz_lc_add(&cs, &p, CZ_AUX(1), NULL);
+    cz_lc_add(&cs, &p, CZ_ONE, NULL);
+    cz_lc_add(&cs, &q, CZ_AUX(3), NULL);
+    cz_lc_add(&cs, &q, CZ_AUX(5), NULL);
+    cz_lc_add(&cs, &q, CZ_AUX(9), NULL);
+    cz_lc_sub_lc(&cs, &p, &q, NULL);             /* ONE + a1 - a3 + 0 a5 - a9 */
+    CHECK(p.n == 5 && p.t[0].var == CZ_ONE && p.t[1].var == CZ_AUX(1) && p.t[2].var == CZ_AUX(3) &&
+          p.t[3].var == CZ_AUX(5) && p.t[4].var == CZ_AUX(9) && cz_fr_is_zero(&p.t[3].coef));
+    cz_fr m1;
+    cz_fr_neg(&m1, &cz_fr_one_mont);
+    CHECK(cz_fr_eq(&p.t[2].coef, &m1) && cz_fr_eq(&p.t[4].coef, &m1) && cz_fr_is_one(&p.t[1].coef));
+    cz_lc_add_lc(&cs, &q, &p, cz_cs_pow2(&cs, 3)); /* q + 8p */
+    CHECK(q.n == 5 && q.t[3].var == CZ_AUX(5) && cz_fr_is_one(&q.t[3].coef));
+    cz_fr seven;
+    cz_fr_from_u64(&seven, 7);
+    cz_fr_neg(&seven, &seven);
+    CHECK(cz_fr_eq(&q.t[4].coef, &seven)); /* 1 - 8 */
+    cz_cs_enforce(&cs, &p, NULL, &q);      /* zero terms are not counted */
+    CHECK(cs.nnz[0] == 4 && cs.nnz[2] == 5);
+    cz_lc_free(&p);
+    cz_lc_free(&q);
+    cz_cs_free(&cs);
+
     cz_r1cs_free(&r);
     free(w);
     free(mask);

@@ -101,23 +101,55 @@ void cz_lc_sub(cz_cs *cs, cz_lc *lc, cz_var var, const cz_fr *coef)
     lc_addc(cs, lc, var, &m);
 }
 
+/* lc += sign * coef * src as one backward merge of the two sorted term lists
+ * (O(n + m), no insertion shifts): the merged list is written from the end of
+ * a buffer of n + m slots, then moved to the front when terms combined. */
+static void lc_merge(cz_cs *cs, cz_lc *lc, const cz_lc *src, const cz_fr *coef, int negate)
+{
+    uint32_t n = lc->n, m = src->n;
+    if (!m) return;
+    if ((size_t)n + m > lc->cap) {
+        size_t cap = lc->cap;
+        if (grow((void **)&lc->t, &cap, (size_t)n + m, sizeof(cz_term)) || cap > UINT32_MAX) {
+            cs->err = CZ_ERR_NOMEM;
+            return;
+        }
+        lc->cap = (uint32_t)cap;
+    }
+    cz_term *t = lc->t;
+    int64_t i = (int64_t)n - 1, j = (int64_t)m - 1, k = (int64_t)n + m - 1;
+    while (j >= 0) {
+        cz_fr c = src->t[j].coef;
+        if (coef) cz_fr_mul(&c, &c, coef);
+        if (negate) cz_fr_neg(&c, &c);
+        cz_var v = src->t[j].var;
+        while (i >= 0 && t[i].var > v) t[k--] = t[i--];
+        if (i >= 0 && t[i].var == v) {
+            cz_term x = t[i--];
+            cz_fr_add(&x.coef, &x.coef, &c);
+            t[k--] = x;
+        } else {
+            t[k].var = v;
+            t[k].pad = 0;
+            t[k].coef = c;
+            k--;
+        }
+        j--;
+    }
+    /* the untouched prefix t[0..i] is already in place when nothing combined */
+    uint64_t gap = (uint64_t)(k - i);
+    if (gap) memmove(&t[i + 1], &t[k + 1], ((size_t)n + m - (size_t)(k + 1)) * sizeof(cz_term));
+    lc->n = (uint32_t)((uint64_t)n + m - gap);
+}
+
 void cz_lc_add_lc(cz_cs *cs, cz_lc *lc, const cz_lc *src, const cz_fr *coef)
 {
-    for (uint32_t i = 0; i < src->n; i++) {
-        cz_fr c = src->t[i].coef;
-        if (coef) cz_fr_mul(&c, &c, coef);
-        lc_addc(cs, lc, src->t[i].var, &c);
-    }
+    lc_merge(cs, lc, src, coef, 0);
 }
 
 void cz_lc_sub_lc(cz_cs *cs, cz_lc *lc, const cz_lc *src, const cz_fr *coef)
 {
-    for (uint32_t i = 0; i < src->n; i++) {
-        cz_fr c = src->t[i].coef;
-        if (coef) cz_fr_mul(&c, &c, coef);
-        cz_fr_neg(&c, &c);
-        lc_addc(cs, lc, src->t[i].var, &c);
-    }
+    lc_merge(cs, lc, src, coef, 1);
 }
 
 /* ---- coefficient interning (RECORD) ---- */

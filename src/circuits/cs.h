@@ -194,7 +194,8 @@ static inline void cz_lc_clear(cz_lc *lc) { lc->n = 0; }
 void cz_lc_add(cz_cs *cs, cz_lc *lc, cz_var var, const cz_fr *coef);
 /* lc -= coef * var (coef NULL means 1) */
 void cz_lc_sub(cz_cs *cs, cz_lc *lc, cz_var var, const cz_fr *coef);
-/* lc += coef * src, term by term in src's order (coef NULL means 1) */
+/* lc += coef * src (coef NULL means 1); one merge of the sorted lists; src
+ * must not be lc */
 void cz_lc_add_lc(cz_cs *cs, cz_lc *lc, const cz_lc *src, const cz_fr *coef);
 /* lc -= coef * src */
 void cz_lc_sub_lc(cz_cs *cs, cz_lc *lc, const cz_lc *src, const cz_fr *coef);

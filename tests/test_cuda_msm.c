@@ -118,7 +118,7 @@ DEFINE_BASES(g2)
         char msg[256] = "";                                                                     \
         cz_err e1 = cz_msm_##G(&want, b, kp, n, mont, d, pool);                                 \
         void *db = NULL;                                                                        \
-        cz_err e2 = cz_cuda_upload(ctx, &db, b, (nb ? nb : 1) * sizeof *b, msg, sizeof msg);    \
+        cz_err e2 = cz_cuda_msm_upload(ctx, &db, b, (nb ? nb : 1) * sizeof *b, msg, sizeof msg);    \
         if (!e2) {                                                                              \
             cz__cuda_msm_config(ctx, window, max_entries);                                      \
             e2 = cz_cuda_msm_##G(ctx, &got, db, kp, n, mont, d, msg, sizeof msg);               \
@@ -135,7 +135,7 @@ DEFINE_BASES(g2)
         if (getenv("CZ_TEST_VERBOSE"))                                                          \
             printf("  " #G " n=%zu %s dens=%d mont=%d -> c=%d nw=%d groups=%d ones=%zu general=%zu %s\n", \
                    n, kind_name[kind], dens, mont, c, nw, groups, ones, gen, ok ? "ok" : "WRONG"); \
-        cz_cuda_free(ctx, db);                                                                  \
+        cz_cuda_msm_free(ctx, db);                                                                  \
         if (kp != k) free(kp);                                                                  \
         free(k);                                                                                \
         free(d);                                                                                \

@@ -200,14 +200,14 @@ int main(int argc, char **argv)
     cz_fr *k = malloc(nmax * sizeof *k);
     if (!k) fail("host", "out of memory");
     void *db = NULL, *dk = NULL;
-    if (cz_cuda_upload(ctx, &db, b1, nmax * sizeof *b1, msg, sizeof msg)) fail("upload", msg);
+    if (cz_cuda_msm_upload(ctx, &db, b1, nmax * sizeof *b1, msg, sizeof msg)) fail("upload", msg);
     for (int i = 0; i < nsizes; i++) {
         size_t n = (size_t)1 << sizes[i];
         scalars_random(k, n, &rng);
-        if (cz_cuda_upload(ctx, &dk, k, n * sizeof *k, msg, sizeof msg)) fail("upload", msg);
+        if (cz_cuda_msm_upload(ctx, &dk, k, n * sizeof *k, msg, sizeof msg)) fail("upload", msg);
         cz_g1_jac ours, theirs;
         row_t *r = time_ours(ctx, "g1-random", sizes[i], 0, db, dk, n, reps, &ours);
-        cz_cuda_free(ctx, dk);
+        cz_cuda_msm_free(ctx, dk);
         if (sp) {
             row_t *s = &rows[nrows++];
             memset(s, 0, sizeof *s);
@@ -230,12 +230,12 @@ int main(int argc, char **argv)
     for (int i = 0; i < nfc; i++) {
         size_t n = (size_t)1 << fc[i];
         scalars_filecoin(k, n, &rng);
-        if (cz_cuda_upload(ctx, &dk, k, n * sizeof *k, msg, sizeof msg)) fail("upload", msg);
+        if (cz_cuda_msm_upload(ctx, &dk, k, n * sizeof *k, msg, sizeof msg)) fail("upload", msg);
         cz_g1_jac out;
         time_ours(ctx, "g1-filecoin", fc[i], 0, db, dk, n, reps, &out);
-        cz_cuda_free(ctx, dk);
+        cz_cuda_msm_free(ctx, dk);
     }
-    cz_cuda_free(ctx, db);
+    cz_cuda_msm_free(ctx, db);
     free(b1);
 
     /* ---- G2 ---- */
@@ -247,12 +247,12 @@ int main(int argc, char **argv)
         cz_fr *k2 = n <= nmax ? k : malloc(n * sizeof *k2);
         if (!k2) fail("host", "out of memory");
         scalars_random(k2, n, &rng);
-        if (cz_cuda_upload(ctx, &db, b2, n * sizeof *b2, msg, sizeof msg)) fail("upload", msg);
-        if (cz_cuda_upload(ctx, &dk, k2, n * sizeof *k2, msg, sizeof msg)) fail("upload", msg);
+        if (cz_cuda_msm_upload(ctx, &db, b2, n * sizeof *b2, msg, sizeof msg)) fail("upload", msg);
+        if (cz_cuda_msm_upload(ctx, &dk, k2, n * sizeof *k2, msg, sizeof msg)) fail("upload", msg);
         cz_g2_jac out;
         time_ours(ctx, "g2-random", g2s[i], 1, db, dk, n, reps, &out);
-        cz_cuda_free(ctx, dk);
-        cz_cuda_free(ctx, db);
+        cz_cuda_msm_free(ctx, dk);
+        cz_cuda_msm_free(ctx, db);
         if (k2 != k) free(k2);
         free(b2);
     }

@@ -4,7 +4,7 @@
  * A cz_cuda_msm context owns one device's stream and the scratch its MSMs
  * use (grown on demand and kept, so that steady-state calls allocate
  * nothing). Bases live on the device (upload them once with
- * cz_cuda_upload); they are affine in the CPU's layout (cz_g1_aff /
+ * cz_cuda_msm_upload); they are affine in the CPU's layout (cz_g1_aff /
  * cz_g2_aff, Montgomery coordinates, infinity = all-zero). Scalars and the
  * density bitmap may be host or device memory (told apart by the CUDA
  * runtime); with the same meaning as cz_msm_g1 (msm/msm.h): scalars_mont
@@ -38,10 +38,10 @@ cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, size_t msgle
 void cz_cuda_msm_destroy(cz_cuda_msm *ctx);
 
 /* device memory for bases (or scalars): *dev = a copy of bytes bytes of
- * host; free with cz_cuda_free */
-cz_err cz_cuda_upload(cz_cuda_msm *ctx, void **dev, const void *host, size_t bytes, char *msg,
+ * host; free with cz_cuda_msm_free */
+cz_err cz_cuda_msm_upload(cz_cuda_msm *ctx, void **dev, const void *host, size_t bytes, char *msg,
                       size_t msglen);
-void cz_cuda_free(cz_cuda_msm *ctx, void *dev);
+void cz_cuda_msm_free(cz_cuda_msm *ctx, void *dev);
 
 cz_err cz_cuda_msm_g1(cz_cuda_msm *ctx, cz_g1_jac *out, const cz_g1_aff *dev_bases, const cz_fr *scalars,
                       size_t n, int scalars_mont, const uint64_t *density, char *msg, size_t msglen);

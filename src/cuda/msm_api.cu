@@ -54,7 +54,7 @@ extern "C" void cz_cuda_msm_destroy(cz_cuda_msm *ctx)
     free(ctx);
 }
 
-extern "C" cz_err cz_cuda_upload(cz_cuda_msm *ctx, void **dev, const void *host, size_t bytes, char *msg,
+extern "C" cz_err cz_cuda_msm_upload(cz_cuda_msm *ctx, void **dev, const void *host, size_t bytes, char *msg,
                                  size_t msglen)
 {
     cz_err err = CZ_OK;
@@ -69,7 +69,7 @@ fail:
     return err;
 }
 
-extern "C" void cz_cuda_free(cz_cuda_msm *ctx, void *dev)
+extern "C" void cz_cuda_msm_free(cz_cuda_msm *ctx, void *dev)
 {
     if (!dev) return;
     cudaSetDevice(ctx->device);

@@ -1,0 +1,255 @@
+/* merkle.c — Poseidon Merkle inclusion (see merkle.h): tree shapes, the
+ * native root, the insertion gadgets and the PoR circuit.
+ *
+ * The insertion networks are storage-proofs-core's insert_2 / insert_4 /
+ * insert_8, pick for pick and in the same order, so the allocated variables
+ * and constraints match the reference's. The PoR circuit allocates in the
+ * reference's order: leaf; per level (bits, siblings, insertion, hash);
+ * the packed index input; the root. */
+#include <string.h>
+
+#include "circuits/merkle.h"
+#include "circuits/poseidon_circuit.h"
+
+static int arity_ok(uint32_t a) { return a == 2 || a == 4 || a == 8; }
+static uint32_t log2a(uint32_t a) { return a == 2 ? 1 : a == 4 ? 2 : 3; }
+
+cz_err cz_tree_shape_check(const cz_tree_shape *t)
+{
+    if (!arity_ok(t->base_arity) || t->base_levels < 1) return CZ_ERR_INVALID_ARG;
+    if (t->sub_arity && !arity_ok(t->sub_arity)) return CZ_ERR_INVALID_ARG;
+    if (t->top_arity && (!arity_ok(t->top_arity) || !t->sub_arity)) return CZ_ERR_INVALID_ARG;
+    if ((uint64_t)t->base_levels * log2a(t->base_arity) + (t->sub_arity ? log2a(t->sub_arity) : 0) +
+            (t->top_arity ? log2a(t->top_arity) : 0) > 63)
+        return CZ_ERR_INVALID_ARG;
+    return CZ_OK;
+}
+
+uint32_t cz_tree_levels(const cz_tree_shape *t)
+{
+    return t->base_levels + (t->sub_arity != 0) + (t->top_arity != 0);
+}
+
+uint32_t cz_tree_level_arity(const cz_tree_shape *t, uint32_t level)
+{
+    if (level < t->base_levels) return t->base_arity;
+    if (level == t->base_levels && t->sub_arity) return t->sub_arity;
+    return t->top_arity;
+}
+
+uint32_t cz_tree_index_bits(const cz_tree_shape *t)
+{
+    uint32_t n = 0, L = cz_tree_levels(t);
+    for (uint32_t l = 0; l < L; l++) n += log2a(cz_tree_level_arity(t, l));
+    return n;
+}
+
+uint32_t cz_tree_path_len(const cz_tree_shape *t)
+{
+    uint32_t n = 0, L = cz_tree_levels(t);
+    for (uint32_t l = 0; l < L; l++) n += cz_tree_level_arity(t, l) - 1;
+    return n;
+}
+
+void cz_merkle_root(cz_fr *root, const cz_tree_shape *t, const cz_fr *leaf, uint64_t index,
+                    const cz_fr *path)
+{
+    cz_fr cur = *leaf, pre[8];
+    uint32_t L = cz_tree_levels(t);
+    for (uint32_t l = 0; l < L; l++) {
+        uint32_t a = cz_tree_level_arity(t, l), pos = (uint32_t)(index & (a - 1));
+        index >>= log2a(a);
+        for (uint32_t i = 0, s = 0; i < a; i++) pre[i] = i == pos ? cur : path[s++];
+        path += a - 1;
+        cz_poseidon_hash(&cur, cz_poseidon_get(a), pre);
+    }
+    *root = cur;
+}
+
+/* ---- booleans (bellpepper AllocatedBit) ---- */
+
+/* an allocated bit with (1 - b) * b = 0 */
+static cz_mbit bit_alloc(cz_cs *cs, uint32_t v)
+{
+    cz_mbit b = {cz_cs_alloc_bit(cs, (int)v), v};
+    if (cz_cs_rec(cs)) {
+        cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1);
+        cz_lc_add(cs, A, CZ_ONE, NULL);
+        cz_lc_sub(cs, A, b.var, NULL);
+        cz_lc_add(cs, B, b.var, NULL);
+        cz_cs_enforce(cs, A, B, NULL);
+    }
+    return b;
+}
+
+/* a AND b: a * b = r */
+static cz_mbit bit_and(cz_cs *cs, const cz_mbit *a, const cz_mbit *b)
+{
+    cz_mbit r = {0, a->val & b->val};
+    r.var = cz_cs_alloc_bit(cs, (int)r.val);
+    if (cz_cs_rec(cs)) {
+        cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1), *C = cz_cs_lc(cs, 2);
+        cz_lc_add(cs, A, a->var, NULL);
+        cz_lc_add(cs, B, b->var, NULL);
+        cz_lc_add(cs, C, r.var, NULL);
+        cz_cs_enforce(cs, A, B, C);
+    }
+    return r;
+}
+
+/* a NOR b: (1 - a) * (1 - b) = r */
+static cz_mbit bit_nor(cz_cs *cs, const cz_mbit *a, const cz_mbit *b)
+{
+    cz_mbit r = {0, !a->val & !b->val};
+    r.var = cz_cs_alloc_bit(cs, (int)r.val);
+    if (cz_cs_rec(cs)) {
+        cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1), *C = cz_cs_lc(cs, 2);
+        cz_lc_add(cs, A, CZ_ONE, NULL);
+        cz_lc_sub(cs, A, a->var, NULL);
+        cz_lc_add(cs, B, CZ_ONE, NULL);
+        cz_lc_sub(cs, B, b->var, NULL);
+        cz_lc_add(cs, C, r.var, NULL);
+        cz_cs_enforce(cs, A, B, C);
+    }
+    return r;
+}
+
+/* ---- insertion ---- */
+
+/* c ? a : b, with (b - a) * c = b - out */
+static cz_num pick(cz_cs *cs, const cz_mbit *c, const cz_num *a, const cz_num *b)
+{
+    cz_num r = cz_num_alloc(cs, c->val ? &a->val : &b->val);
+    if (cz_cs_rec(cs)) {
+        cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1), *C = cz_cs_lc(cs, 2);
+        cz_lc_add(cs, A, b->var, NULL);
+        cz_lc_sub(cs, A, a->var, NULL);
+        cz_lc_add(cs, B, c->var, NULL);
+        cz_lc_add(cs, C, b->var, NULL);
+        cz_lc_sub(cs, C, r.var, NULL);
+        cz_cs_enforce(cs, A, B, C);
+    }
+    return r;
+}
+
+static void insert_4(cz_cs *cs, cz_num *out, const cz_num *a, const cz_mbit *bits, const cz_num *e)
+{
+    const cz_mbit *b0 = &bits[0], *b1 = &bits[1];
+    const cz_num *b = &e[0], *c = &e[1], *d = &e[2];
+    cz_num t;
+    t = pick(cs, b0, b, a);
+    out[0] = pick(cs, b1, b, &t);
+    t = pick(cs, b0, a, b);
+    out[1] = pick(cs, b1, c, &t);
+    t = pick(cs, b0, d, a);
+    out[2] = pick(cs, b1, &t, c);
+    t = pick(cs, b0, a, d);
+    out[3] = pick(cs, b1, &t, d);
+}
+
+static void insert_8(cz_cs *cs, cz_num *out, const cz_num *a, const cz_mbit *bits, const cz_num *e)
+{
+    const cz_mbit *b0 = &bits[0], *b1 = &bits[1], *b2 = &bits[2];
+    const cz_num *b = &e[0], *c = &e[1], *d = &e[2], *E = &e[3], *f = &e[4], *g = &e[5], *h = &e[6];
+    cz_mbit nor01 = bit_nor(cs, b0, b1);
+    cz_mbit and01 = bit_and(cs, b0, b1);
+    cz_num t, u;
+    /* p0 */
+    t = pick(cs, &nor01, a, b);
+    out[0] = pick(cs, b2, b, &t);
+    /* p1 */
+    t = pick(cs, b0, a, b);
+    u = pick(cs, b1, c, &t);
+    out[1] = pick(cs, b2, c, &u);
+    /* p2 */
+    t = pick(cs, b0, d, a);
+    u = pick(cs, b1, &t, c);
+    out[2] = pick(cs, b2, d, &u);
+    /* p3 */
+    t = pick(cs, &and01, a, d);
+    out[3] = pick(cs, b2, E, &t);
+    /* p4 */
+    t = pick(cs, &nor01, a, f);
+    out[4] = pick(cs, b2, &t, E);
+    /* p5 */
+    t = pick(cs, b0, a, f);
+    u = pick(cs, b1, g, &t);
+    out[5] = pick(cs, b2, &u, f);
+    /* p6 */
+    t = pick(cs, b0, h, a);
+    u = pick(cs, b1, &t, g);
+    out[6] = pick(cs, b2, &u, g);
+    /* p7 */
+    t = pick(cs, &and01, a, h);
+    out[7] = pick(cs, b2, &t, h);
+}
+
+void cz_insert_circuit(cz_cs *cs, cz_num *out, const cz_num *elt, const cz_mbit *bits,
+                       const cz_num *siblings, uint32_t arity)
+{
+    if (arity == 2) {
+        cz_num o0 = pick(cs, &bits[0], &siblings[0], elt);
+        cz_num o1 = pick(cs, &bits[0], elt, &siblings[0]);
+        out[0] = o0;
+        out[1] = o1;
+    } else if (arity == 4) {
+        insert_4(cs, out, elt, bits, siblings);
+    } else if (arity == 8) {
+        insert_8(cs, out, elt, bits, siblings);
+    } else if (cs->err == CZ_OK) {
+        cs->err = CZ_ERR_INVALID_ARG;
+    }
+}
+
+/* ---- the PoR circuit ---- */
+
+void cz_por_circuit(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t index,
+                    const cz_fr *path, const cz_fr *root, int private_root)
+{
+    if (cz_tree_shape_check(t) != CZ_OK) {
+        if (cs->err == CZ_OK) cs->err = CZ_ERR_INVALID_ARG;
+        return;
+    }
+    const int rec = cz_cs_rec(cs);
+    cz_mbit bits[64];
+    uint32_t nbits = 0;
+    cz_num cur = cz_num_alloc(cs, leaf);
+    uint32_t L = cz_tree_levels(t);
+    uint64_t idx = index;
+    for (uint32_t l = 0; l < L; l++) {
+        uint32_t a = cz_tree_level_arity(t, l), nb = log2a(a);
+        uint32_t pos = (uint32_t)(idx & (a - 1));
+        idx >>= nb;
+        cz_mbit *lb = &bits[nbits];
+        for (uint32_t i = 0; i < nb; i++) bits[nbits++] = bit_alloc(cs, (pos >> i) & 1);
+        cz_num sib[7], pre[8];
+        for (uint32_t i = 0; i + 1 < a; i++) sib[i] = cz_num_alloc(cs, &path[i]);
+        path += a - 1;
+        cz_insert_circuit(cs, pre, &cur, lb, sib, a);
+        cur = cz_poseidon_circuit(cs, cz_poseidon_get(a), NULL, pre);
+    }
+    /* multipack::pack_into_inputs: the bits (< 254 of them) as one input */
+    {
+        uint64_t packed = 0;
+        for (uint32_t i = 0; i < nbits; i++) packed |= (uint64_t)bits[i].val << i;
+        cz_fr v;
+        cz_fr_from_u64(&v, packed);
+        cz_var in = cz_cs_alloc_input(cs, &v);
+        if (rec) {
+            cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1), *C = cz_cs_lc(cs, 2);
+            for (uint32_t i = 0; i < nbits; i++) cz_lc_add(cs, A, bits[i].var, cz_cs_pow2(cs, i));
+            cz_lc_add(cs, B, CZ_ONE, NULL);
+            cz_lc_add(cs, C, in, NULL);
+            cz_cs_enforce(cs, A, B, C);
+        }
+    }
+    cz_num rt = cz_num_alloc(cs, root);
+    if (rec) { /* computed * ONE = root */
+        cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1), *C = cz_cs_lc(cs, 2);
+        cz_lc_add(cs, A, cur.var, NULL);
+        cz_lc_add(cs, B, CZ_ONE, NULL);
+        cz_lc_add(cs, C, rt.var, NULL);
+        cz_cs_enforce(cs, A, B, C);
+    }
+    if (!private_root) (void)cz_num_inputize(cs, &rt);
+}

@@ -197,6 +197,32 @@ int main(void)
     };
     for (size_t i = 0; i < 2; i++) por_case(&sectors[i], 0, &rng, 1);
 
+    /* PoSt's use: the root allocated beforehand, private: 5,302 in 32 GiB */
+    {
+        const cz_tree_shape *t = &sectors[0].t;
+        uint32_t plen = cz_tree_path_len(t);
+        cz_fr path[80], leaf, root;
+        for (uint32_t i = 0; i < plen; i++) cz_fr_random(&path[i], &rng);
+        cz_fr_random(&leaf, &rng);
+        uint64_t index = cz_rng_u64(&rng) & ((1ULL << cz_tree_index_bits(t)) - 1);
+        cz_merkle_root(&root, t, &leaf, index, path);
+        cz_cs cs;
+        CHECK(cz_cs_init_record(&cs) == CZ_OK);
+        cz_num rt = cz_num_alloc(&cs, &root);
+        uint64_t aux0 = cs.n_aux;
+        cz_por_circuit_root(&cs, t, &leaf, index, path, &rt, 1);
+        CHECK_MSG(cs.n_constraints == 5302, "32 GiB inclusion, allocated private root: %llu",
+                  (unsigned long long)cs.n_constraints);
+        CHECK(cs.n_aux - aux0 == 5372 - 1 && cs.n_inputs == 2);
+        cz_r1cs r;
+        cz_fr *w = NULL;
+        CHECK(cz_cs_finish_record(&cs, &r, &w, NULL) == CZ_OK);
+        uint64_t bad;
+        CHECK(w && cz_r1cs_is_satisfied(&r, w, &bad, NULL));
+        free(w);
+        cz_r1cs_free(&r);
+    }
+
     cz_tree_shape badshape = {3, 2, 0, 0}, badtop = {8, 2, 0, 2};
     CHECK(cz_tree_shape_check(&badshape) != CZ_OK && cz_tree_shape_check(&badtop) != CZ_OK);
     return cz_test_finish("test_merkle");

@@ -203,8 +203,10 @@ void cz_insert_circuit(cz_cs *cs, cz_num *out, const cz_num *elt, const cz_mbit 
 
 /* ---- the PoR circuit ---- */
 
-void cz_por_circuit(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t index,
-                    const cz_fr *path, const cz_fr *root, int private_root)
+/* root_var: an already allocated root (Root::Var), or NULL to allocate
+ * root_val after the packing (Root::Val) */
+static void por(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t index,
+                const cz_fr *path, const cz_fr *root_val, const cz_num *root_var, int private_root)
 {
     if (cz_tree_shape_check(t) != CZ_OK) {
         if (cs->err == CZ_OK) cs->err = CZ_ERR_INVALID_ARG;
@@ -243,7 +245,7 @@ void cz_por_circuit(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64
             cz_cs_enforce(cs, A, B, C);
         }
     }
-    cz_num rt = cz_num_alloc(cs, root);
+    cz_num rt = root_var ? *root_var : cz_num_alloc(cs, root_val);
     if (rec) { /* computed * ONE = root */
         cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1), *C = cz_cs_lc(cs, 2);
         cz_lc_add(cs, A, cur.var, NULL);
@@ -252,4 +254,16 @@ void cz_por_circuit(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64
         cz_cs_enforce(cs, A, B, C);
     }
     if (!private_root) (void)cz_num_inputize(cs, &rt);
+}
+
+void cz_por_circuit(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t index,
+                    const cz_fr *path, const cz_fr *root, int private_root)
+{
+    por(cs, t, leaf, index, path, root, NULL, private_root);
+}
+
+void cz_por_circuit_root(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t index,
+                         const cz_fr *path, const cz_num *root, int private_root)
+{
+    por(cs, t, leaf, index, path, NULL, root, private_root);
 }

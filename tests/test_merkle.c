@@ -32,10 +32,10 @@ static void test_insert(cz_rng *rng)
                 cz_fr_random(&sv[i], rng);
                 s[i] = cz_num_alloc(&cs, &sv[i]);
             }
-            cz_mbit bits[3];
+            cz_bool bits[3];
             for (uint32_t i = 0; i < nb; i++) {
-                bits[i].val = (pos >> i) & 1;
-                bits[i].var = cz_cs_alloc_bit(&cs, (int)bits[i].val);
+                int v = (pos >> i) & 1;
+                bits[i] = cz_bool_is(cz_cs_alloc_bit(&cs, v), v);
             }
             cz_insert_circuit(&cs, out, &e, bits, s, a);
             CHECK_MSG(cs.n_constraints == want[k], "insert_%u: %llu constraints", a,

@@ -5,9 +5,11 @@
  * insert_8, pick for pick and in the same order, so the allocated variables
  * and constraints match the reference's. The PoR circuit allocates in the
  * reference's order: leaf; per level (bits, siblings, insertion, hash);
- * the packed index input; the root. */
+ * the packed index input; the root. Bits, AND / NOR and multipack are the
+ * shared gadgets of gadgets.h. */
 #include <string.h>
 
+#include "circuits/gadgets.h"
 #include "circuits/merkle.h"
 #include "circuits/poseidon_circuit.h"
 
@@ -66,65 +68,17 @@ void cz_merkle_root(cz_fr *root, const cz_tree_shape *t, const cz_fr *leaf, uint
     *root = cur;
 }
 
-/* ---- booleans (bellpepper AllocatedBit) ---- */
-
-/* an allocated bit with (1 - b) * b = 0 */
-static cz_mbit bit_alloc(cz_cs *cs, uint32_t v)
-{
-    cz_mbit b = {cz_cs_alloc_bit(cs, (int)v), v};
-    if (cz_cs_rec(cs)) {
-        cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1);
-        cz_lc_add(cs, A, CZ_ONE, NULL);
-        cz_lc_sub(cs, A, b.var, NULL);
-        cz_lc_add(cs, B, b.var, NULL);
-        cz_cs_enforce(cs, A, B, NULL);
-    }
-    return b;
-}
-
-/* a AND b: a * b = r */
-static cz_mbit bit_and(cz_cs *cs, const cz_mbit *a, const cz_mbit *b)
-{
-    cz_mbit r = {0, a->val & b->val};
-    r.var = cz_cs_alloc_bit(cs, (int)r.val);
-    if (cz_cs_rec(cs)) {
-        cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1), *C = cz_cs_lc(cs, 2);
-        cz_lc_add(cs, A, a->var, NULL);
-        cz_lc_add(cs, B, b->var, NULL);
-        cz_lc_add(cs, C, r.var, NULL);
-        cz_cs_enforce(cs, A, B, C);
-    }
-    return r;
-}
-
-/* a NOR b: (1 - a) * (1 - b) = r */
-static cz_mbit bit_nor(cz_cs *cs, const cz_mbit *a, const cz_mbit *b)
-{
-    cz_mbit r = {0, !a->val & !b->val};
-    r.var = cz_cs_alloc_bit(cs, (int)r.val);
-    if (cz_cs_rec(cs)) {
-        cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1), *C = cz_cs_lc(cs, 2);
-        cz_lc_add(cs, A, CZ_ONE, NULL);
-        cz_lc_sub(cs, A, a->var, NULL);
-        cz_lc_add(cs, B, CZ_ONE, NULL);
-        cz_lc_sub(cs, B, b->var, NULL);
-        cz_lc_add(cs, C, r.var, NULL);
-        cz_cs_enforce(cs, A, B, C);
-    }
-    return r;
-}
-
 /* ---- insertion ---- */
 
 /* c ? a : b, with (b - a) * c = b - out */
-static cz_num pick(cz_cs *cs, const cz_mbit *c, const cz_num *a, const cz_num *b)
+static cz_num pick(cz_cs *cs, const cz_bool *c, const cz_num *a, const cz_num *b)
 {
     cz_num r = cz_num_alloc(cs, c->val ? &a->val : &b->val);
     if (cz_cs_rec(cs)) {
         cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1), *C = cz_cs_lc(cs, 2);
         cz_lc_add(cs, A, b->var, NULL);
         cz_lc_sub(cs, A, a->var, NULL);
-        cz_lc_add(cs, B, c->var, NULL);
+        cz_lc_add_bool(cs, B, *c, NULL);
         cz_lc_add(cs, C, b->var, NULL);
         cz_lc_sub(cs, C, r.var, NULL);
         cz_cs_enforce(cs, A, B, C);
@@ -132,9 +86,9 @@ static cz_num pick(cz_cs *cs, const cz_mbit *c, const cz_num *a, const cz_num *b
     return r;
 }
 
-static void insert_4(cz_cs *cs, cz_num *out, const cz_num *a, const cz_mbit *bits, const cz_num *e)
+static void insert_4(cz_cs *cs, cz_num *out, const cz_num *a, const cz_bool *bits, const cz_num *e)
 {
-    const cz_mbit *b0 = &bits[0], *b1 = &bits[1];
+    const cz_bool *b0 = &bits[0], *b1 = &bits[1];
     const cz_num *b = &e[0], *c = &e[1], *d = &e[2];
     cz_num t;
     t = pick(cs, b0, b, a);
@@ -147,12 +101,14 @@ static void insert_4(cz_cs *cs, cz_num *out, const cz_num *a, const cz_mbit *bit
     out[3] = pick(cs, b1, &t, d);
 }
 
-static void insert_8(cz_cs *cs, cz_num *out, const cz_num *a, const cz_mbit *bits, const cz_num *e)
+static void insert_8(cz_cs *cs, cz_num *out, const cz_num *a, const cz_bool *bits, const cz_num *e)
 {
-    const cz_mbit *b0 = &bits[0], *b1 = &bits[1], *b2 = &bits[2];
+    const cz_bool *b0 = &bits[0], *b1 = &bits[1], *b2 = &bits[2];
     const cz_num *b = &e[0], *c = &e[1], *d = &e[2], *E = &e[3], *f = &e[4], *g = &e[5], *h = &e[6];
-    cz_mbit nor01 = bit_nor(cs, b0, b1);
-    cz_mbit and01 = bit_and(cs, b0, b1);
+    /* the reference requires allocated, unnegated bits here */
+    int v0 = b0->val, v1 = b1->val;
+    cz_bool nor01 = cz_bool_is(cz_bit_nor(cs, b0->var, v0, b1->var, v1), !v0 & !v1);
+    cz_bool and01 = cz_bool_is(cz_bit_and(cs, b0->var, v0, b1->var, v1), v0 & v1);
     cz_num t, u;
     /* p0 */
     t = pick(cs, &nor01, a, b);
@@ -184,7 +140,7 @@ static void insert_8(cz_cs *cs, cz_num *out, const cz_num *a, const cz_mbit *bit
     out[7] = pick(cs, b2, &t, h);
 }
 
-void cz_insert_circuit(cz_cs *cs, cz_num *out, const cz_num *elt, const cz_mbit *bits,
+void cz_insert_circuit(cz_cs *cs, cz_num *out, const cz_num *elt, const cz_bool *bits,
                        const cz_num *siblings, uint32_t arity)
 {
     if (arity == 2) {
@@ -213,7 +169,7 @@ static void por(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t i
         return;
     }
     const int rec = cz_cs_rec(cs);
-    cz_mbit bits[64];
+    cz_bool bits[64];
     uint32_t nbits = 0;
     cz_num cur = cz_num_alloc(cs, leaf);
     uint32_t L = cz_tree_levels(t);
@@ -222,8 +178,8 @@ static void por(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t i
         uint32_t a = cz_tree_level_arity(t, l), nb = log2a(a);
         uint32_t pos = (uint32_t)(idx & (a - 1));
         idx >>= nb;
-        cz_mbit *lb = &bits[nbits];
-        for (uint32_t i = 0; i < nb; i++) bits[nbits++] = bit_alloc(cs, (pos >> i) & 1);
+        cz_bool *lb = &bits[nbits];
+        for (uint32_t i = 0; i < nb; i++) bits[nbits++] = cz_bool_alloc(cs, (pos >> i) & 1);
         cz_num sib[7], pre[8];
         for (uint32_t i = 0; i + 1 < a; i++) sib[i] = cz_num_alloc(cs, &path[i]);
         path += a - 1;
@@ -231,20 +187,7 @@ static void por(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t i
         cur = cz_poseidon_circuit(cs, cz_poseidon_get(a), NULL, pre);
     }
     /* multipack::pack_into_inputs: the bits (< 254 of them) as one input */
-    {
-        uint64_t packed = 0;
-        for (uint32_t i = 0; i < nbits; i++) packed |= (uint64_t)bits[i].val << i;
-        cz_fr v;
-        cz_fr_from_u64(&v, packed);
-        cz_var in = cz_cs_alloc_input(cs, &v);
-        if (rec) {
-            cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1), *C = cz_cs_lc(cs, 2);
-            for (uint32_t i = 0; i < nbits; i++) cz_lc_add(cs, A, bits[i].var, cz_cs_pow2(cs, i));
-            cz_lc_add(cs, B, CZ_ONE, NULL);
-            cz_lc_add(cs, C, in, NULL);
-            cz_cs_enforce(cs, A, B, C);
-        }
-    }
+    cz_pack_into_inputs(cs, bits, nbits);
     cz_num rt = root_var ? *root_var : cz_num_alloc(cs, root_val);
     if (rec) { /* computed * ONE = root */
         cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1), *C = cz_cs_lc(cs, 2);

@@ -19,15 +19,13 @@
 #define CZ_CIRCUITS_MERKLE_H
 
 #include "circuits/cs.h"
+#include "circuits/gadgets.h"
 #include "circuits/poseidon.h"
 
 typedef struct {
     uint32_t base_arity, base_levels;
     uint32_t sub_arity, top_arity; /* 0: none */
 } cz_tree_shape;
-
-/* a boolean variable (bellpepper AllocatedBit) with its value */
-typedef struct { cz_var var; uint32_t val; } cz_mbit;
 
 /* CZ_ERR_INVALID_ARG unless every arity is 2, 4 or 8, the levels fit a
  * 64-bit index and a top level comes with a sub level */
@@ -44,8 +42,9 @@ void cz_merkle_root(cz_fr *root, const cz_tree_shape *t, const cz_fr *leaf, uint
                     const cz_fr *path);
 
 /* out[0..arity) = siblings with elt inserted at the position bits[0..log2
- * arity) give (LSB first); arity 2, 4 or 8 */
-void cz_insert_circuit(cz_cs *cs, cz_num *out, const cz_num *elt, const cz_mbit *bits,
+ * arity) give (LSB first); arity 2, 4 or 8; for 8 the bits must be
+ * allocated bits (CZ_BOOL_IS), as the reference requires */
+void cz_insert_circuit(cz_cs *cs, cz_num *out, const cz_num *elt, const cz_bool *bits,
                        const cz_num *siblings, uint32_t arity);
 
 /* The PoR circuit of por.rs (PoRCircuit::synthesize): allocates the leaf;

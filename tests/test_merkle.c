@@ -7,7 +7,8 @@
  * public inputs, witness-only, compact and counting modes agree with
  * recording, a
  * wrong root or path is caught; the 32 GiB (8-8-0) and 64 GiB (8-8-2)
- * shapes work end to end. */
+ * shapes work end to end; select and por_no_challenge_input (SnapDeals'
+ * form, caller-allocated bits, path and root) count and check. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +222,67 @@ int main(void)
         CHECK(w && cz_r1cs_is_satisfied(&r, w, &bad, NULL));
         free(w);
         cz_r1cs_free(&r);
+    }
+
+    /* select: 2^k - 1 picks, the indexed element */
+    for (uint32_t k = 1; k <= 4; k++) {
+        uint32_t n = 1u << k;
+        for (uint32_t idx = 0; idx < n; idx++) {
+            cz_cs cs;
+            CHECK(cz_cs_init_record(&cs) == CZ_OK);
+            cz_num from[16];
+            cz_fr v[16];
+            for (uint32_t i = 0; i < n; i++) {
+                cz_fr_random(&v[i], &rng);
+                from[i] = cz_num_alloc(&cs, &v[i]);
+            }
+            cz_bool bits[4];
+            for (uint32_t i = 0; i < k; i++) bits[i] = cz_bool_alloc(&cs, (idx >> i) & 1);
+            uint64_t c0 = cs.n_constraints;
+            cz_num sel = cz_select_circuit(&cs, from, bits, k);
+            CHECK(cs.n_constraints - c0 == n - 1 && cz_fr_eq(&sel.val, &v[idx]));
+            cz_r1cs r;
+            cz_fr *w = NULL;
+            CHECK(cz_cs_finish_record(&cs, &r, &w, NULL) == CZ_OK);
+            uint64_t bad;
+            CHECK(w && cz_r1cs_is_satisfied(&r, w, &bad, NULL));
+            free(w);
+            cz_r1cs_free(&r);
+        }
+    }
+
+    /* por_no_challenge_input: caller's bits, path and root; levels x
+     * (insert + hash) + 1, no input */
+    {
+        const cz_tree_shape t = {8, 2, 8, 2};
+        uint32_t plen = cz_tree_path_len(&t), nb = cz_tree_index_bits(&t);
+        cz_fr pv[40], lv, rv;
+        for (uint32_t i = 0; i < plen; i++) cz_fr_random(&pv[i], &rng);
+        cz_fr_random(&lv, &rng);
+        uint64_t index = cz_rng_u64(&rng) & ((1ULL << nb) - 1);
+        cz_merkle_root(&rv, &t, &lv, index, pv);
+        for (int bad_root = 0; bad_root < 2; bad_root++) {
+            cz_cs cs;
+            CHECK(cz_cs_init_record(&cs) == CZ_OK);
+            cz_bool bits[16];
+            for (uint32_t i = 0; i < nb; i++) bits[i] = cz_bool_alloc(&cs, (index >> i) & 1);
+            cz_num leaf = cz_num_alloc(&cs, &lv), path[40];
+            for (uint32_t i = 0; i < plen; i++) path[i] = cz_num_alloc(&cs, &pv[i]);
+            cz_fr rr = rv, one;
+            cz_fr_one(&one);
+            if (bad_root) cz_fr_add(&rr, &rr, &one);
+            cz_num root = cz_num_alloc(&cs, &rr);
+            uint64_t c0 = cs.n_constraints;
+            cz_por_no_challenge_input(&cs, &t, bits, &leaf, path, &root);
+            CHECK(cs.n_constraints - c0 == 3 * (22 + 505) + (2 + 311) + 1 && cs.n_inputs == 1);
+            cz_r1cs r;
+            cz_fr *w = NULL;
+            CHECK(cz_cs_finish_record(&cs, &r, &w, NULL) == CZ_OK);
+            uint64_t bad;
+            CHECK(w && cz_r1cs_is_satisfied(&r, w, &bad, NULL) == !bad_root);
+            free(w);
+            cz_r1cs_free(&r);
+        }
     }
 
     cz_tree_shape badshape = {3, 2, 0, 0}, badtop = {8, 2, 0, 2};

@@ -157,6 +157,24 @@ void cz_insert_circuit(cz_cs *cs, cz_num *out, const cz_num *elt, const cz_bool 
     }
 }
 
+cz_num cz_select_circuit(cz_cs *cs, const cz_num *from, const cz_bool *bits, uint32_t nbits)
+{
+    if (nbits > 8) {
+        if (cs->err == CZ_OK) cs->err = CZ_ERR_INVALID_ARG;
+        cz_num z = from[0];
+        return z;
+    }
+    cz_num state[256];
+    uint32_t half = (1u << nbits) / 2;
+    memcpy(state, from, (sizeof state[0]) << nbits);
+    /* most significant bit first: halve the candidates per bit */
+    for (uint32_t k = 0; k < nbits; k++, half /= 2) {
+        const cz_bool *bit = &bits[nbits - 1 - k];
+        for (uint32_t j = 0; j < half; j++) state[j] = pick(cs, bit, &state[half + j], &state[j]);
+    }
+    return state[0];
+}
+
 /* ---- the PoR circuit ---- */
 
 /* root_var: an already allocated root (Root::Var), or NULL to allocate
@@ -209,4 +227,29 @@ void cz_por_circuit_root(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, u
                          const cz_fr *path, const cz_num *root, int private_root)
 {
     por(cs, t, leaf, index, path, NULL, root, private_root);
+}
+
+void cz_por_no_challenge_input(cz_cs *cs, const cz_tree_shape *t, const cz_bool *bits, const cz_num *leaf,
+                               const cz_num *path, const cz_num *root)
+{
+    if (cz_tree_shape_check(t) != CZ_OK) {
+        if (cs->err == CZ_OK) cs->err = CZ_ERR_INVALID_ARG;
+        return;
+    }
+    cz_num cur = *leaf, pre[8];
+    uint32_t L = cz_tree_levels(t);
+    for (uint32_t l = 0; l < L; l++) {
+        uint32_t a = cz_tree_level_arity(t, l);
+        cz_insert_circuit(cs, pre, &cur, bits, path, a);
+        bits += log2a(a);
+        path += a - 1;
+        cur = cz_poseidon_circuit(cs, cz_poseidon_get(a), NULL, pre);
+    }
+    if (cz_cs_rec(cs)) { /* computed * ONE = root */
+        cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1), *C = cz_cs_lc(cs, 2);
+        cz_lc_add(cs, A, cur.var, NULL);
+        cz_lc_add(cs, B, CZ_ONE, NULL);
+        cz_lc_add(cs, C, root->var, NULL);
+        cz_cs_enforce(cs, A, B, C);
+    }
 }

@@ -47,6 +47,10 @@ void cz_merkle_root(cz_fr *root, const cz_tree_shape *t, const cz_fr *leaf, uint
 void cz_insert_circuit(cz_cs *cs, cz_num *out, const cz_num *elt, const cz_bool *bits,
                        const cz_num *siblings, uint32_t arity);
 
+/* insertion.rs select: from[0..2^nbits) indexed by bits (LSB first),
+ * 2^nbits - 1 picks, most significant bit first; nbits <= 8 */
+cz_num cz_select_circuit(cz_cs *cs, const cz_num *from, const cz_bool *bits, uint32_t nbits);
+
 /* The PoR circuit of por.rs (PoRCircuit::synthesize): allocates the leaf;
  * per level the index bits (each with its booleanity constraint) and the
  * siblings, inserts, hashes; packs all index bits into one public input
@@ -60,5 +64,12 @@ void cz_por_circuit(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64
  * 32 GiB shape with a private root costs 5,302 this way. */
 void cz_por_circuit_root(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t index,
                          const cz_fr *path, const cz_num *root, int private_root);
+
+/* por.rs por_no_challenge_input (SnapDeals): bits (cz_tree_index_bits,
+ * LSB first), the leaf, the path (cz_tree_path_len numbers) and the root
+ * are the caller's variables; per level insert and hash, then
+ * computed * ONE = root. Adds no input. */
+void cz_por_no_challenge_input(cz_cs *cs, const cz_tree_shape *t, const cz_bool *bits, const cz_num *leaf,
+                               const cz_num *path, const cz_num *root);
 
 #endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cli_poseidon.sh — `cuzk hash poseidon`: the known answers (hash of
 # [0, 1, .., N-1] for N = 2, 8, 11, neptune's values as decimals), hex input
-# equal to decimal, a custom tag changes the hash, and bad usage exits 2.
+# equal to decimal, a custom tag changes the hash, and bad usage exits 2;
+# `cuzk gadget count` for poseidon-2/8/11 and PoR shapes.
 set -u
 CUZK=${CUZK:-build/bin/cuzk}
 fail=0
@@ -49,6 +50,23 @@ rc_is 2 "not a number" --arity 2 0 x1
 rc_is 2 "arity 0" --arity 0
 rc_is 2 "unknown option" --arity 2 --bogus 0 1
 rc_is 0 "help" --help
+
+# cuzk gadget count: the legacy circuit and PoR counts
+count() { "$CUZK" gadget count "$@" | awk '$1 == "constraints" { print $2 }'; }
+inputs() { "$CUZK" gadget count "$@" | awk '$1 == "inputs" { print $2 }'; }
+[ "$(count poseidon-2)" = 311 ] || bad "poseidon-2: $(count poseidon-2)"
+[ "$(count poseidon-8)" = 505 ] || bad "poseidon-8: $(count poseidon-8)"
+[ "$(count poseidon-11)" = 598 ] || bad "poseidon-11: $(count poseidon-11)"
+[ "$(count poseidon-2 --tag 1)" = 311 ] || bad "poseidon-2 custom tag: $(count poseidon-2 --tag 1)"
+[ "$(count por)" = 1063 ] || bad "por base-8: $(count por)"
+[ "$(inputs por)" = 3 ] || bad "por inputs: $(inputs por)"
+[ "$(count por --private 1)" = 1062 ] || bad "por private: $(count por --private 1)"
+[ "$(count por --arity 2 --levels 6)" = 1887 ] || bad "por base-2: $(count por --arity 2 --levels 6)"
+[ "$(count por --sub 8)" = 1593 ] || bad "por 8-8: $(count por --sub 8)"
+[ "$(count por --sub 8 --top 2)" = 1907 ] || bad "por 8-8-2: $(count por --sub 8 --top 2)"
+[ "$(count por --levels 9 --sub 8)" = 5303 ] || bad "por 32 GiB: $(count por --levels 9 --sub 8)"
+"$CUZK" gadget count por --arity 3 >/dev/null 2>&1; [ $? = 2 ] || bad "por --arity 3 should exit 2"
+"$CUZK" gadget count poseidon-8 --bogus 1 >/dev/null 2>&1; [ $? = 2 ] || bad "unknown key should exit 2"
 
 [ $fail = 0 ] && echo "cli_poseidon: ok"
 exit $fail

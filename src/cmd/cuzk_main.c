@@ -34,8 +34,12 @@ static void usage(FILE *f)
             "                            the snarkjs verification key of a zkey\n"
             "  zkey synth --constraints N --out DIR [--seed S]\n"
             "                            INSECURE synthetic snarkjs workload (zkey, wtns, vk, public)\n"
+            "  hash sha256 FILE|--hex DATA|-\n"
+            "                            native hash, printed in hex\n"
             "  hash poseidon --arity N [--tag T] X1 .. XN\n"
             "                            Poseidon hash (neptune, Filecoin) of N Fr values, in decimal\n"
+            "  gadget count NAME [--key value ...] | gadget list\n"
+            "                            constraints, inputs, aux, non-zeros of one gadget instance\n"
             "  demo                      arithmetic self-check (scalar mul, encodings, pairing)\n"
             "  help                      this text\n");
 }
@@ -61,6 +65,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "groth16")) return cz_cmd_groth16(argc - 1, argv + 1);
     if (!strcmp(cmd, "zkey")) return cz_cmd_zkey(argc - 1, argv + 1);
     if (!strcmp(cmd, "hash")) return cz_cmd_hash(argc - 1, argv + 1);
+    if (!strcmp(cmd, "gadget")) return cz_cmd_gadget(argc - 1, argv + 1);
     fprintf(stderr, "cuzk: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

@@ -7,7 +7,9 @@
  * rows of xor and maj (which LC goes in A, B, C, merged coefficients).
  * to_bits_le: 255 LE bits and 256 rows. pack_into_inputs: chunks of 254 bits
  * as inputs equal to compute_multipacking. UInt32 xor, rotr, shr, ch, maj and
- * addmany of 2..10 operands (some constant) against native arithmetic. */
+ * addmany of 2..10 operands (some constant) against native arithmetic. Bit
+ * orders on their own: packing weights, big-endian word bits, rotr / shr,
+ * to_bits_le of 2^k + 1. */
 #include "testutil.h"
 #include "gadget_check.inc"
 #include "circuits/gadgets.h"
@@ -160,6 +162,59 @@ static void u32_circ(cz_cs *cs, void *p)
 
 static uint32_t ror(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
 
+/* bit orders, each against an independent statement of the convention */
+static void bit_orders(void)
+{
+    cz_cs cs;
+    cz_fr in[4], aux[600];
+    /* pack_into_inputs: bit k of a chunk has weight 2^k; bit 254 starts the
+     * second input */
+    for (unsigned k = 0; k < 300; k += 37) {
+        cz_bool b[300];
+        for (unsigned i = 0; i < 300; i++) b[i] = cz_bool_const(i == k);
+        cz_cs_init_witness(&cs, in, 4, aux, 600);
+        CHECK(cz_pack_into_inputs(&cs, b, 300) == 2);
+        cz_fr want, zero;
+        cz_fr_zero(&zero);
+        uint64_t e[1] = {k % 254};
+        cz_fr two;
+        cz_fr_from_u64(&two, 2);
+        cz_fr_pow(&want, &two, e, 1);
+        CHECK(cz_fr_eq(&in[1 + k / 254], &want) && cz_fr_eq(&in[2 - k / 254], &zero));
+    }
+    /* UInt32 from big-endian bits: bits[0] is the most significant; the
+     * UInt32's own bit 0 is the least */
+    cz_bool be[32];
+    for (int i = 0; i < 32; i++) be[i] = cz_bool_const(i == 0 || i == 31 || i == 8);
+    cz_u32 x = cz_u32_from_bits_be(be);
+    CHECK(x.val == 0x80800001u && x.b[0].val == 1 && x.b[31].val == 1 && x.b[23].val == 1);
+    cz_bool back[32];
+    cz_u32_to_bits_be(back, &x);
+    int ok = 1;
+    for (int i = 0; i < 32; i++) ok &= back[i].val == be[i].val;
+    CHECK(ok);
+    /* rotr moves bit i+by to i; shr fills the top with constant zeros */
+    cz_u32 r = cz_u32_rotr(&x, 1), t = cz_u32_shr(&x, 4);
+    CHECK(r.val == 0xc0400000u && r.b[31].val == 1 && r.b[30].val == 1);
+    CHECK(t.val == 0x08080000u && t.b[31].kind == CZ_BOOL_CONST && t.b[31].val == 0);
+    /* to_bits_le of 2^k + 1: bits 0 and k */
+    for (unsigned k = 1; k < 255; k += 50) {
+        cz_fr v, one, two;
+        uint64_t e[1] = {k};
+        cz_fr_from_u64(&two, 2);
+        cz_fr_pow(&v, &two, e, 1);
+        cz_fr_one(&one);
+        cz_fr_add(&v, &v, &one);
+        cz_bool bits[255];
+        cz_cs_init_witness(&cs, in, 4, aux, 600);
+        cz_num n = cz_num_alloc(&cs, &v);
+        cz_num_to_bits_le(&cs, &n, bits);
+        int good = 1;
+        for (unsigned i = 0; i < 255; i++) good &= bits[i].val == (i == 0 || i == k);
+        CHECK(good);
+    }
+}
+
 int main(void)
 {
     uint64_t seed = cz_test_seed("test_gadgets_bits", 5);
@@ -167,6 +222,7 @@ int main(void)
     cz_rng_seed(&rng, seed);
     bools();
     exact_rows();
+    bit_orders();
 
     for (int t = 0; t < 4; t++) {
         tb_arg a;

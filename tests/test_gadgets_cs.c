@@ -2,8 +2,8 @@
  *
  * A small circuit (x*y = z, inputize z, a linear check with repeated and
  * cancelling terms) runs in all four modes: recording gives a system the
- * witness satisfies, with the columns, merged coefficients and kept zero
- * terms the LC rules say; witness-only and compact write the same values as
+ * witness satisfies, with the columns and merged coefficients the LC rules
+ * say, and terms that cancel to zero left out of the row; witness-only and compact write the same values as
  * recording; counting gives the same counts; a perturbed witness fails; a
  * too-small buffer sets the sticky error. */
 #include <stdlib.h>
@@ -58,20 +58,20 @@ int main(void)
     small_circuit(&cs, 7, 9);
     uint64_t ni = cs.n_inputs, na = cs.n_aux, nc = cs.n_constraints;
     CHECK(ni == 2 && na == 4 && nc == 4);
+    CHECK(cs.scratch[2].n == 2 && cz_fr_is_zero(&cs.scratch[2].t[0].coef) &&
+          cz_fr_is_zero(&cs.scratch[2].t[1].coef));
     CHECK(cz_cs_finish_record(&cs, &r, &w, &mask) == CZ_OK);
     CHECK(r.n_inputs == 2 && r.n_vars == 6 && r.n_constraints == 4);
-    CHECK(r.m[CZ_A].nnz == 4 && r.m[CZ_B].nnz == 3 && r.m[CZ_C].nnz == 4);
+    CHECK(r.m[CZ_A].nnz == 4 && r.m[CZ_B].nnz == 3 && r.m[CZ_C].nnz == 2);
     uint64_t bad = 0;
     CHECK(cz_r1cs_is_satisfied(&r, w, &bad, NULL));
     /* inputize row: A = input 1, B = ONE, C = z (column 2 + 3) */
     CHECK(r.m[CZ_A].col[r.m[CZ_A].row_ptr[2]] == 1);
     CHECK(r.m[CZ_B].col[r.m[CZ_B].row_ptr[2]] == 0);
     CHECK(r.m[CZ_C].col[r.m[CZ_C].row_ptr[2]] == 5);
-    /* the cancelling row keeps two zero terms, sorted x then y */
+    /* the cancelling row records nothing; its LC kept both (zero) terms */
     const cz_csr *C = &r.m[CZ_C];
-    CHECK(C->row_ptr[4] - C->row_ptr[3] == 2);
-    CHECK(C->col[C->row_ptr[3]] == 2 && C->col[C->row_ptr[3] + 1] == 4);
-    CHECK(cz_fr_is_zero(&C->coefs[((uint8_t *)C->cidx)[C->row_ptr[3]]]));
+    CHECK(C->row_ptr[4] - C->row_ptr[3] == 0);
     CHECK(mask[0] == 2); /* aux 1 is the bit */
     /* perturbed witness fails */
     cz_fr save = w[3];
@@ -108,6 +108,35 @@ int main(void)
     cz_cs_init_witness(&cs, in, 2, aux, 3);
     small_circuit(&cs, 7, 9);
     CHECK(cz_cs_status(&cs) == CZ_ERR_LENGTH && cs.n_aux == 4);
+    cz_cs_free(&cs);
+
+    /* LC merges: sorted, combined, zero kept, scaled */
+    CHECK(cz_cs_init_count(&cs) == CZ_OK);
+    cz_lc p, q;
+    cz_lc_init(&p);
+    cz_lc_init(&q);
+    cz_lc_add(&cs, &p, CZ_AUX(5), NULL);
+    cz_lc_add(&cs, &p, CZ_AUX(1), NULL);
+    cz_lc_add(&cs, &p, CZ_ONE, NULL);
+    cz_lc_add(&cs, &q, CZ_AUX(3), NULL);
+    cz_lc_add(&cs, &q, CZ_AUX(5), NULL);
+    cz_lc_add(&cs, &q, CZ_AUX(9), NULL);
+    cz_lc_sub_lc(&cs, &p, &q, NULL);             /* ONE + a1 - a3 + 0 a5 - a9 */
+    CHECK(p.n == 5 && p.t[0].var == CZ_ONE && p.t[1].var == CZ_AUX(1) && p.t[2].var == CZ_AUX(3) &&
+          p.t[3].var == CZ_AUX(5) && p.t[4].var == CZ_AUX(9) && cz_fr_is_zero(&p.t[3].coef));
+    cz_fr m1;
+    cz_fr_neg(&m1, &cz_fr_one_mont);
+    CHECK(cz_fr_eq(&p.t[2].coef, &m1) && cz_fr_eq(&p.t[4].coef, &m1) && cz_fr_is_one(&p.t[1].coef));
+    cz_lc_add_lc(&cs, &q, &p, cz_cs_pow2(&cs, 3)); /* q + 8p */
+    CHECK(q.n == 5 && q.t[3].var == CZ_AUX(5) && cz_fr_is_one(&q.t[3].coef));
+    cz_fr seven;
+    cz_fr_from_u64(&seven, 7);
+    cz_fr_neg(&seven, &seven);
+    CHECK(cz_fr_eq(&q.t[4].coef, &seven)); /* 1 - 8 */
+    cz_cs_enforce(&cs, &p, NULL, &q);      /* zero terms are not counted */
+    CHECK(cs.nnz[0] == 4 && cs.nnz[2] == 5);
+    cz_lc_free(&p);
+    cz_lc_free(&q);
     cz_cs_free(&cs);
 
     cz_r1cs_free(&r);

@@ -6,7 +6,8 @@
  * orders inputs before aux, each by index, as bellpepper-core's LC iterates.
  * Adding a term appends when the variable is past the last one (the common
  * case: bits allocated in order) and otherwise binary-searches, merging into an
- * existing term (its coefficient may become zero; it stays).
+ * existing term (its coefficient may become zero; it stays in the LC, as
+ * in bellpepper, and is skipped when the row is counted or recorded).
  *
  * RECORD mode appends each constraint's terms to per-matrix arrays holding
  * the raw variable and an index into a per-matrix table of distinct
@@ -100,23 +101,55 @@ void cz_lc_sub(cz_cs *cs, cz_lc *lc, cz_var var, const cz_fr *coef)
     lc_addc(cs, lc, var, &m);
 }
 
+/* lc += sign * coef * src as one backward merge of the two sorted term lists
+ * (O(n + m), no insertion shifts): the merged list is written from the end of
+ * a buffer of n + m slots, then moved to the front when terms combined. */
+static void lc_merge(cz_cs *cs, cz_lc *lc, const cz_lc *src, const cz_fr *coef, int negate)
+{
+    uint32_t n = lc->n, m = src->n;
+    if (!m) return;
+    if ((size_t)n + m > lc->cap) {
+        size_t cap = lc->cap;
+        if (grow((void **)&lc->t, &cap, (size_t)n + m, sizeof(cz_term)) || cap > UINT32_MAX) {
+            cs->err = CZ_ERR_NOMEM;
+            return;
+        }
+        lc->cap = (uint32_t)cap;
+    }
+    cz_term *t = lc->t;
+    int64_t i = (int64_t)n - 1, j = (int64_t)m - 1, k = (int64_t)n + m - 1;
+    while (j >= 0) {
+        cz_fr c = src->t[j].coef;
+        if (coef) cz_fr_mul(&c, &c, coef);
+        if (negate) cz_fr_neg(&c, &c);
+        cz_var v = src->t[j].var;
+        while (i >= 0 && t[i].var > v) t[k--] = t[i--];
+        if (i >= 0 && t[i].var == v) {
+            cz_term x = t[i--];
+            cz_fr_add(&x.coef, &x.coef, &c);
+            t[k--] = x;
+        } else {
+            t[k].var = v;
+            t[k].pad = 0;
+            t[k].coef = c;
+            k--;
+        }
+        j--;
+    }
+    /* the untouched prefix t[0..i] is already in place when nothing combined */
+    uint64_t gap = (uint64_t)(k - i);
+    if (gap) memmove(&t[i + 1], &t[k + 1], ((size_t)n + m - (size_t)(k + 1)) * sizeof(cz_term));
+    lc->n = (uint32_t)((uint64_t)n + m - gap);
+}
+
 void cz_lc_add_lc(cz_cs *cs, cz_lc *lc, const cz_lc *src, const cz_fr *coef)
 {
-    for (uint32_t i = 0; i < src->n; i++) {
-        cz_fr c = src->t[i].coef;
-        if (coef) cz_fr_mul(&c, &c, coef);
-        lc_addc(cs, lc, src->t[i].var, &c);
-    }
+    lc_merge(cs, lc, src, coef, 0);
 }
 
 void cz_lc_sub_lc(cz_cs *cs, cz_lc *lc, const cz_lc *src, const cz_fr *coef)
 {
-    for (uint32_t i = 0; i < src->n; i++) {
-        cz_fr c = src->t[i].coef;
-        if (coef) cz_fr_mul(&c, &c, coef);
-        cz_fr_neg(&c, &c);
-        lc_addc(cs, lc, src->t[i].var, &c);
-    }
+    lc_merge(cs, lc, src, coef, 1);
 }
 
 /* ---- coefficient interning (RECORD) ---- */
@@ -275,6 +308,15 @@ cz_var cz_num_inputize(cz_cs *cs, const cz_num *x)
 }
 
 /* ---- constraints ---- */
+/* terms of lc with a non-zero coefficient */
+static uint32_t lc_nonzeros(const cz_lc *lc)
+{
+    uint32_t n = 0;
+    if (lc)
+        for (uint32_t i = 0; i < lc->n; i++) n += !cz_fr_is_zero(&lc->t[i].coef);
+    return n;
+}
+
 static void rec_row(cz_cs *cs, rec_mat *m, const cz_lc *lc, uint64_t row)
 {
     uint32_t n = lc ? lc->n : 0;
@@ -286,6 +328,7 @@ static void rec_row(cz_cs *cs, rec_mat *m, const cz_lc *lc, uint64_t row)
         m->cap = cap;
         for (uint32_t i = 0; i < n; i++) {
             uint32_t idx;
+            if (cz_fr_is_zero(&lc->t[i].coef)) continue;
             if (intern(m, &lc->t[i].coef, &idx)) { cs->err = CZ_ERR_NOMEM; return; }
             m->col[m->nnz] = lc->t[i].var;
             m->ci[m->nnz] = idx;
@@ -301,7 +344,7 @@ void cz_cs_enforce(cz_cs *cs, const cz_lc *a, const cz_lc *b, const cz_lc *c)
     if (!cz_cs_rec(cs)) return;
     const cz_lc *l[3] = {a, b, c};
     uint64_t row = cs->n_constraints++;
-    for (int k = 0; k < 3; k++) cs->nnz[k] += l[k] ? l[k]->n : 0;
+    for (int k = 0; k < 3; k++) cs->nnz[k] += lc_nonzeros(l[k]);
     if (cs->mode != CZ_CS_RECORD || cs->err) return;
     for (int k = 0; k < 3; k++) rec_row(cs, &cs->rec->m[k], l[k], row);
 }

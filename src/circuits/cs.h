@@ -28,8 +28,11 @@
  * LINEAR COMBINATIONS (cz_lc) behave like bellpepper-core's: terms kept
  * sorted by variable (inputs before aux, each by index), adding a variable
  * already present adds to its coefficient, and a coefficient that becomes zero
- * stays as a term (it is a non-zero of the recorded matrix, as in the
- * reference). LC work happens only in RECORD and COUNT modes: gadgets compute
+ * stays as a term of the LC. cz_cs_enforce records (and counts) only the
+ * terms with a non-zero coefficient, as the reference engine's recording
+ * constraint system does when it builds its PCE, so the non-zero counts are
+ * comparable with its published ones. LC work happens only in RECORD and
+ * COUNT modes: gadgets compute
  * values directly and wrap all LC building and cz_cs_enforce in
  *     if (cz_cs_rec(cs)) { ... }
  * so witness modes skip it entirely (one predictable branch per constraint).
@@ -191,7 +194,8 @@ static inline void cz_lc_clear(cz_lc *lc) { lc->n = 0; }
 void cz_lc_add(cz_cs *cs, cz_lc *lc, cz_var var, const cz_fr *coef);
 /* lc -= coef * var (coef NULL means 1) */
 void cz_lc_sub(cz_cs *cs, cz_lc *lc, cz_var var, const cz_fr *coef);
-/* lc += coef * src, term by term in src's order (coef NULL means 1) */
+/* lc += coef * src (coef NULL means 1); one merge of the sorted lists; src
+ * must not be lc */
 void cz_lc_add_lc(cz_cs *cs, cz_lc *lc, const cz_lc *src, const cz_fr *coef);
 /* lc -= coef * src */
 void cz_lc_sub_lc(cz_cs *cs, cz_lc *lc, const cz_lc *src, const cz_fr *coef);

@@ -243,23 +243,6 @@ void cz_multieq_finish(cz_cs *cs, cz_multieq *m)
 }
 
 /* ---- UInt32 ---- */
-/* The witness-only fast path: WITNESS mode with room for nb more aux
- * variables writes the bits of v (LSB first) as new boolean aux variables
- * straight into the buffer, with the counters moved as cz_cs_alloc_bit would;
- * returns the first new aux index, or -1 when the generic path must run. */
-static inline int64_t fast_bits(cz_cs *cs, uint64_t v, unsigned nb)
-{
-    if (cs->mode != CZ_CS_WITNESS || cs->n_aux + nb > cs->aux_cap) return -1;
-    uint64_t j = cs->n_aux;
-    cz_fr t[2], *o = cs->aux + j;
-    memset(&t[0], 0, sizeof t[0]);
-    t[1] = cz_fr_one_mont;
-    for (unsigned i = 0; i < nb; i++) o[i] = t[(v >> i) & 1];
-    cs->n_aux += nb;
-    cs->n_bits += nb;
-    return (int64_t)j;
-}
-
 cz_u32 cz_u32_const(uint32_t v)
 {
     cz_u32 x;
@@ -310,20 +293,6 @@ cz_u32 cz_u32_shr(const cz_u32 *x, unsigned by)
     return r;
 }
 
-/* are all 32 bits allocated (IS)? */
-static inline int all_is(const cz_u32 *x)
-{
-    int ok = 1;
-    for (int i = 0; i < 32; i++) ok &= x->b[i].kind == CZ_BOOL_IS;
-    return ok;
-}
-
-/* WITNESS mode with room for n more aux variables? */
-static inline int fast_room(const cz_cs *cs, unsigned n)
-{
-    return cs->mode == CZ_CS_WITNESS && cs->n_aux + n <= cs->aux_cap;
-}
-
 /* In the fast paths below every bit is allocated (IS), which is where the
  * reference allocates exactly one variable per bit (two for maj: maj, then
  * b AND c) in bit order; they write the values straight into the buffer. */
@@ -331,18 +300,9 @@ cz_u32 cz_u32_xor(cz_cs *cs, const cz_u32 *a, const cz_u32 *b)
 {
     cz_u32 r;
     r.val = a->val ^ b->val;
-    if (fast_room(cs, 32) && all_is(a) && all_is(b)) {
-        uint64_t j = cs->n_aux;
-        cz_fr t[2], *o = cs->aux + j;
-        memset(&t[0], 0, sizeof t[0]);
-        t[1] = cz_fr_one_mont;
-        for (int i = 0; i < 32; i++) {
-            int v = (r.val >> i) & 1;
-            o[i] = t[v];
-            r.b[i] = cz_bool_is(CZ_AUX(j + (uint64_t)i), v);
-        }
-        cs->n_aux = j + 32;
-        cs->n_bits += 32;
+    if (cz__fast_room(cs, 32) && cz_u32_all_is(a) && cz_u32_all_is(b)) {
+        uint64_t j = cz__witness_bits(cs, r.val, 32);
+        for (int i = 0; i < 32; i++) r.b[i] = cz_bool_is(CZ_AUX(j + (uint64_t)i), (r.val >> i) & 1);
         return r;
     }
     for (int i = 0; i < 32; i++) r.b[i] = cz_bool_xor(cs, a->b[i], b->b[i]);
@@ -353,18 +313,9 @@ cz_u32 cz_u32_sha256_ch(cz_cs *cs, const cz_u32 *a, const cz_u32 *b, const cz_u3
 {
     cz_u32 r;
     r.val = (a->val & b->val) ^ (~a->val & c->val);
-    if (fast_room(cs, 32) && all_is(a) && all_is(b) && all_is(c)) {
-        uint64_t j = cs->n_aux;
-        cz_fr t[2], *o = cs->aux + j;
-        memset(&t[0], 0, sizeof t[0]);
-        t[1] = cz_fr_one_mont;
-        for (int i = 0; i < 32; i++) {
-            int v = (r.val >> i) & 1;
-            o[i] = t[v];
-            r.b[i] = cz_bool_is(CZ_AUX(j + (uint64_t)i), v);
-        }
-        cs->n_aux = j + 32;
-        cs->n_bits += 32;
+    if (cz__fast_room(cs, 32) && cz_u32_all_is(a) && cz_u32_all_is(b) && cz_u32_all_is(c)) {
+        uint64_t j = cz__witness_bits(cs, r.val, 32);
+        for (int i = 0; i < 32; i++) r.b[i] = cz_bool_is(CZ_AUX(j + (uint64_t)i), (r.val >> i) & 1);
         return r;
     }
     for (int i = 0; i < 32; i++) r.b[i] = cz_bool_sha256_ch(cs, a->b[i], b->b[i], c->b[i]);
@@ -375,20 +326,13 @@ cz_u32 cz_u32_sha256_maj(cz_cs *cs, const cz_u32 *a, const cz_u32 *b, const cz_u
 {
     cz_u32 r;
     r.val = (a->val & b->val) ^ (a->val & c->val) ^ (b->val & c->val);
-    if (fast_room(cs, 64) && all_is(a) && all_is(b) && all_is(c)) {
-        uint64_t j = cs->n_aux;
+    if (cz__fast_room(cs, 64) && cz_u32_all_is(a) && cz_u32_all_is(b) && cz_u32_all_is(c)) {
+        /* maj_i then (b AND c)_i, interleaved */
         uint32_t bc = b->val & c->val;
-        cz_fr t[2], *o = cs->aux + j;
-        memset(&t[0], 0, sizeof t[0]);
-        t[1] = cz_fr_one_mont;
-        for (int i = 0; i < 32; i++) {
-            int v = (r.val >> i) & 1;
-            o[2 * i] = t[v];
-            o[2 * i + 1] = t[(bc >> i) & 1];
-            r.b[i] = cz_bool_is(CZ_AUX(j + 2 * (uint64_t)i), v);
-        }
-        cs->n_aux = j + 64;
-        cs->n_bits += 64;
+        uint64_t v = 0;
+        for (int i = 0; i < 32; i++) v |= (uint64_t)((r.val >> i) & 1) << (2 * i) | (uint64_t)((bc >> i) & 1) << (2 * i + 1);
+        uint64_t j = cz__witness_bits(cs, v, 64);
+        for (int i = 0; i < 32; i++) r.b[i] = cz_bool_is(CZ_AUX(j + 2 * (uint64_t)i), (r.val >> i) & 1);
         return r;
     }
     for (int i = 0; i < 32; i++) r.b[i] = cz_bool_sha256_maj(cs, a->b[i], b->b[i], c->b[i]);
@@ -407,10 +351,10 @@ cz_u32 cz_u32_addmany(cz_cs *cs, cz_multieq *m, const cz_u32 *ops, unsigned n)
     cz_var rv[64];
     unsigned nbits = 0;
     while (max_value >> nbits) nbits++;
-    int64_t first = fast_bits(cs, sum, nbits);
-    if (first >= 0) {
+    if (cz__fast_room(cs, nbits)) {
+        uint64_t first = cz__witness_bits(cs, sum, nbits);
         cz_u32 r;
-        for (int i = 0; i < 32; i++) r.b[i] = cz_bool_is(CZ_AUX((uint64_t)first + (uint64_t)i), (int)((sum >> i) & 1));
+        for (int i = 0; i < 32; i++) r.b[i] = cz_bool_is(CZ_AUX(first + (uint64_t)i), (int)((sum >> i) & 1));
         r.val = (uint32_t)sum;
         return r;
     }

@@ -153,7 +153,7 @@ void cz_num_to_bits_le(cz_cs *cs, const cz_num *x, cz_bool out[255]);
 /* multipack::pack_into_inputs: chunks of 254 bits, bit 0 of each chunk
  * least significant; returns the number of inputs made */
 uint64_t cz_pack_into_inputs(cz_cs *cs, const cz_bool *bits, uint64_t n);
-/* storage-proofs' pack_bits: the first min(n, 254) bits as one new aux
+/* multipack::pack_bits (Filecoin's hash_circuit uses it): the first min(n, 254) bits as one new aux
  * number: num allocated, then (sum 2^i bit_i) * ONE = num */
 cz_num cz_pack_bits(cz_cs *cs, const cz_bool *bits, uint64_t n);
 /* the values pack_into_inputs gives (the public inputs a verifier needs):
@@ -171,6 +171,47 @@ void cz_multieq_finish(cz_cs *cs, cz_multieq *m);
 
 /* ---- UInt32 (bits LSB first) ---- */
 typedef struct { cz_bool b[32]; uint32_t val; } cz_u32;
+
+/* are all 32 bits allocated (IS)? */
+static inline int cz_u32_all_is(const cz_u32 *x)
+{
+    int ok = 1;
+    for (int i = 0; i < 32; i++) ok &= x->b[i].kind == CZ_BOOL_IS;
+    return ok;
+}
+
+/* witness-only fast path for gadgets. cz__fast_room: is cs in WITNESS or
+ * COMPACT mode with room for nb more boolean aux variables? Then
+ * cz__witness_bits writes the low nb (<= 64) bits of v, LSB first, as new
+ * boolean aux variables (Fr into the aux buffer, or bits into the compact bit
+ * stream), moving the counters as nb calls of cz_cs_alloc_bit would, and
+ * returns the first new aux index. Only for places where the generic path
+ * would allocate exactly those bits in that order. */
+static inline int cz__fast_room(const cz_cs *cs, unsigned nb)
+{
+    if (cs->mode == CZ_CS_WITNESS) return cs->n_aux + nb <= cs->aux_cap;
+    if (cs->mode == CZ_CS_COMPACT) return cs->n_bits + nb <= cs->bits_cap;
+    return 0;
+}
+
+static inline uint64_t cz__witness_bits(cz_cs *cs, uint64_t v, unsigned nb)
+{
+    uint64_t j = cs->n_aux;
+    if (cs->mode == CZ_CS_WITNESS) {
+        cz_fr t[2], *o = cs->aux + j;
+        t[0].l[0] = t[0].l[1] = t[0].l[2] = t[0].l[3] = 0;
+        t[1] = cz_fr_one_mont;
+        for (unsigned i = 0; i < nb; i++) o[i] = t[(v >> i) & 1];
+    } else {
+        uint64_t k = cs->n_bits, m = nb == 64 ? v : v & ((1ull << nb) - 1), *w = cs->bits + (k >> 6);
+        unsigned off = (unsigned)(k & 63);
+        if (off) w[0] |= m << off; else w[0] = m;
+        if (off && off + nb > 64) w[1] = m >> (64 - off);
+    }
+    cs->n_aux = j + nb;
+    cs->n_bits += nb;
+    return j;
+}
 
 cz_u32 cz_u32_const(uint32_t v);
 cz_u32 cz_u32_alloc(cz_cs *cs, uint32_t v);

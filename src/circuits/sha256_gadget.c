@@ -22,8 +22,26 @@ static cz_u32 maybe_compute(cz_cs *cs, cz_multieq *m, maybe *x, const cz_u32 *ex
     return cz_u32_addmany(cs, m, x->op, x->n);
 }
 
+static inline uint32_t ror32(uint32_t x, unsigned n) { return (x >> n) | (x << (32 - n)); }
+
+/* (x >>> r1) ^ (x >>> r2) ^ (x >>> r3 or x >> r3), as two UInt32 xors. The
+ * witness-only fast path, for x fully allocated: the first xor allocates 32
+ * bits; the second 32, or with a shift only the 32 - r3 low ones (against
+ * the shifted-in constant zeros the reference's xor returns the other bit). */
 static cz_u32 xor3(cz_cs *cs, const cz_u32 *x, unsigned r1, unsigned r2, unsigned r3, int shift3)
 {
+    if (cz__fast_room(cs, 64) && cz_u32_all_is(x)) {
+        cz_u32 r;
+        uint32_t v1 = ror32(x->val, r1) ^ ror32(x->val, r2);
+        uint32_t v2 = v1 ^ (shift3 ? x->val >> r3 : ror32(x->val, r3));
+        unsigned n2 = shift3 ? 32 - r3 : 32;
+        uint64_t j1 = cz__witness_bits(cs, v1, 32);
+        uint64_t j2 = cz__witness_bits(cs, v2, n2);
+        for (unsigned i = 0; i < 32; i++)
+            r.b[i] = i < n2 ? cz_bool_is(CZ_AUX(j2 + i), (v2 >> i) & 1) : cz_bool_is(CZ_AUX(j1 + i), (v1 >> i) & 1);
+        r.val = v2;
+        return r;
+    }
     cz_u32 a = cz_u32_rotr(x, r1), b = cz_u32_rotr(x, r2);
     cz_u32 s = cz_u32_xor(cs, &a, &b);
     cz_u32 c = shift3 ? cz_u32_shr(x, r3) : cz_u32_rotr(x, r3);

@@ -16,6 +16,15 @@ const cz_gadget_def cz_gadget_table[] = {
      cz_gadget_synth_sha256_node},
     {"sha256-hash2", "", "Sha256Function hash2 of two allocated numbers (to_bits_le each)",
      cz_gadget_synth_sha256_hash2},
+    {"poseidon-2", "--tag ID (0: Merkle tag)", "legacy Poseidon circuit, arity 2, allocated inputs (ID: custom tag ID*2^40)",
+     cz_gadget_synth_poseidon2},
+    {"poseidon-8", "--tag ID (0: Merkle tag)", "legacy Poseidon circuit, arity 8, allocated inputs",
+     cz_gadget_synth_poseidon8},
+    {"poseidon-11", "--tag ID (0: Merkle tag)", "legacy Poseidon circuit, arity 11, allocated inputs",
+     cz_gadget_synth_poseidon11},
+    {"por", "--arity A (8) --levels L (2) --sub S (0) --top T (0) --private 0|1 (0)",
+     "PoR circuit (por.rs) of a Poseidon tree: L levels of A, optional sub/top levels; 32 GiB: --levels 9 --sub 8",
+     cz_gadget_synth_por},
 };
 const size_t cz_gadget_table_len = sizeof cz_gadget_table / sizeof cz_gadget_table[0];
 

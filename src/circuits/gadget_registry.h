@@ -41,4 +41,10 @@ cz_err cz_gadget_synth_sha256_compress(cz_cs *cs, const cz_gadget_kv *kv, int nk
 cz_err cz_gadget_synth_sha256_node(cz_cs *cs, const cz_gadget_kv *kv, int nkv, char *msg, size_t msglen);
 cz_err cz_gadget_synth_sha256_hash2(cz_cs *cs, const cz_gadget_kv *kv, int nkv, char *msg, size_t msglen);
 
+/* synth functions (poseidon_registry.c) */
+cz_err cz_gadget_synth_poseidon2(cz_cs *cs, const cz_gadget_kv *kv, int nkv, char *msg, size_t msglen);
+cz_err cz_gadget_synth_poseidon8(cz_cs *cs, const cz_gadget_kv *kv, int nkv, char *msg, size_t msglen);
+cz_err cz_gadget_synth_poseidon11(cz_cs *cs, const cz_gadget_kv *kv, int nkv, char *msg, size_t msglen);
+cz_err cz_gadget_synth_por(cz_cs *cs, const cz_gadget_kv *kv, int nkv, char *msg, size_t msglen);
+
 #endif

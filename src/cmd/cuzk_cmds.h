@@ -13,6 +13,7 @@ int cz_cmd_inspect(int argc, char **argv);
 int cz_cmd_groth16(int argc, char **argv); /* cuzk_snarkjs.c */
 int cz_cmd_zkey(int argc, char **argv);    /* cuzk_snarkjs.c */
 int cz_cmd_hash(int argc, char **argv);
+int cz_cmd_hash_poseidon(int argc, char **argv);
 int cz_cmd_gadget(int argc, char **argv);
 
 #endif

@@ -1,5 +1,6 @@
 /* cuzk_hash.c — `cuzk hash ALGO ...`: native hashes for independent checks.
  *   cuzk hash sha256 FILE | --hex DATA | -     prints the digest in hex
+ *   cuzk hash poseidon --arity N [--tag T] X1 .. XN   (cuzk_hash_poseidon.c)
  * Each algorithm is one entry of the table below. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,7 @@ static int hash_sha256(int argc, char **argv)
 
 static const struct { const char *name; int (*run)(int, char **); } ALGOS[] = {
     {"sha256", hash_sha256},
+    {"poseidon", cz_cmd_hash_poseidon},
 };
 
 int cz_cmd_hash(int argc, char **argv)

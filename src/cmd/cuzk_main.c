@@ -36,6 +36,8 @@ static void usage(FILE *f)
             "                            INSECURE synthetic snarkjs workload (zkey, wtns, vk, public)\n"
             "  hash sha256 FILE|--hex DATA|-\n"
             "                            native hash, printed in hex\n"
+            "  hash poseidon --arity N [--tag T] X1 .. XN\n"
+            "                            Poseidon hash (neptune, Filecoin) of N Fr values, in decimal\n"
             "  gadget count NAME [--key value ...] | gadget list\n"
             "                            constraints, inputs, aux, non-zeros of one gadget instance\n"
             "  demo                      arithmetic self-check (scalar mul, encodings, pairing)\n"

@@ -9,7 +9,11 @@
 #
 # Environment: GPU_CHECK_NTT="10 20 24 27" and GPU_CHECK_SPMV="24 27" pick
 # the benchmark sizes; GPU_CHECK_OBJ=path/to/ff_api.cu.o adds SASS
-# instruction counts of the multiplication kernels (needs cuobjdump).
+# instruction counts of the multiplication kernels (needs cuobjdump);
+# GPU_CHECK_SPPARK_NTT=path/to/a/binary that prints "RESULT sppark_ntt 2^k ms"
+# for each k it is given (a harness over sppark's NTT, built outside the
+# repository) runs sppark in the same run, and the NTT ratios use its times
+# instead of the issue's earlier figures.
 # Exit status: 0 when every test passed.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,7 +44,23 @@ for t in "$build"/tests/test_cuda_*; do
 done
 
 bench=$build/bin/cuzk-cuda-bench
-sppark_ntt() { case $1 in 2^20) echo 0.28;; 2^24) echo 4.7;; 2^26) echo 23.8;; 2^27) echo 44.4;; *) echo "";; esac; }
+sppark_src="the issue's earlier run on this H200"
+declare -A sppark_ms=([2^20]=0.28 [2^24]=4.7 [2^26]=23.8 [2^27]=44.4)
+if [ -n "${GPU_CHECK_SPPARK_NTT:-}" ] && [ -x "$GPU_CHECK_SPPARK_NTT" ]; then
+    echo "== sppark NTT, same run"
+    sppark_ms=()
+    if out=$("$GPU_CHECK_SPPARK_NTT" ${GPU_CHECK_NTT:-10 16 20 22 24 26 27} 2>&1); then
+        sppark_src="this run"
+    else
+        echo "gpu-check: sppark harness failed"; status=1
+    fi
+    echo "$out"
+    while read -r _ kernel size ms note; do
+        sppark_ms[$size]=$ms
+        rows+=("$kernel $size $ms - $note")
+    done < <(grep '^RESULT' <<<"$out")
+fi
+sppark_ntt() { echo "${sppark_ms[$1]:-}"; }
 if [ -x "$bench" ]; then
     echo "== benchmarks"
     for b in "ff" "ntt ${GPU_CHECK_NTT:-10 16 20 22 24 26 27}" "spmv ${GPU_CHECK_SPMV:-20 24 27}"; do
@@ -66,7 +86,7 @@ if [ -n "${GPU_CHECK_OBJ:-}" ] && command -v cuobjdump >/dev/null; then
 fi
 
 echo
-echo "== gpu-check summary (ms; ratio = ours / sppark, sppark NTT figures from the issue's earlier run on this H200)"
+echo "== gpu-check summary (ms; ratio = ours / sppark, sppark NTT figures from $sppark_src)"
 printf '%-16s %-7s %10s %7s  %s\n' kernel size ms ratio note
 for r in "${rows[@]}"; do
     set -- $r

@@ -31,6 +31,8 @@ enum {
     CZ_CUDA_OP_MUL_EO,     /* out = a * b, 32-bit even/odd CIOS (Fr, Fp) */
     CZ_CUDA_OP_MUL_64,     /* out = a * b, 64-bit CIOS (Fr, Fp) */
     CZ_CUDA_OP_MUL_XI,     /* out = a * (u + 1)  (Fp2 only) */
+    CZ_CUDA_OP_MUL_EO_PLAIN, /* out = a * b, even/odd CIOS without the
+                              * shortcut for r's low words (Fr, Fp) */
     CZ_CUDA_OP__COUNT
 };
 
@@ -45,7 +47,8 @@ cz_err cz_cuda_ff_batch(int field, int op, void *out, const void *a, const void 
 cz_err cz_cuda_ff_batch_host(int field, int op, void *out, const void *a, const void *b, size_t n,
                              char *msg, size_t msglen);
 
-/* Throughput of op (CZ_CUDA_OP_MUL_EO / _MUL_64 / _MUL, Fr or Fp or Fp2):
+/* Throughput of op (CZ_CUDA_OP_MUL_EO / _MUL_EO_PLAIN / _MUL_64 / _SQR / _MUL,
+ * Fr or Fp or Fp2):
  * a grid that fills the device runs dependent chains of multiplications.
  * Fills *per_s (operations per second), *ms (kernel time, median of reps)
  * and *clock_mhz (the SM clock measured inside the kernel: clock64 against

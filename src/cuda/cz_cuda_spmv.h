@@ -37,6 +37,14 @@ cz_err cz_cuda_spmv_run(const cz_cuda_spmv *s, const void *d_w, void *d_a, void 
 cz_err cz_cuda_spmv_bench(int log_rows, int reps, double *ms, double *bytes, uint64_t *nnz, char *msg,
                           size_t msglen);
 
+/* The same, and *gather_bytes: what the random half of the columns adds when
+ * each of those w reads is its own 32-byte sector from HBM (rows far apart
+ * rarely share them; the near columns are counted in "w once"). Real
+ * circuits sit between the two floors, nearer "once" the more local their
+ * columns are. */
+cz_err cz_cuda_spmv_bench_gathers(int log_rows, int reps, double *ms, double *bytes, double *gather_bytes,
+                                  uint64_t *nnz, char *msg, size_t msglen);
+
 #ifdef __cplusplus
 }
 #endif

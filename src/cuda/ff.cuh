@@ -23,6 +23,9 @@
  *     mul_eo(a,b), mul_64(a,b)        the two multiplication schedules
  *                                     (operator* is mul_eo, chosen by
  *                                     measurement: docs/CUDA.md)
+ *     mul_eo_plain(a,b)               mul_eo without the shortcut for a
+ *                                     modulus ending in words 1, 0xffffffff
+ *                                     (Fr's r), for comparison
  *     pow(a, e)  a^e, e a uint64_t exponent (for twiddles, tests)
  *   For fp2_t: + - unary- * , dbl, sqr, conj, mul_by_xi (times u + 1),
  *     mul_fp(a, fp), ==, is_zero, zero(), one().
@@ -284,6 +287,42 @@ struct __align__(8) cz_mont {
     /* One CIOS row. On entry the running total is T = E + 2^32 O with
      * E[0] = 0, and the row works on T / 2^32 = E / 2^32 + O. On exit the
      * total is T' = O + 2^32 E, O[0] = 0: the arrays have traded roles. */
+    /* Does the modulus end in the words 1, 0xffffffff (r does: its low limb
+     * is 2^64 - 2^32 + 1)? Then -m^-1 = -1 mod 2^32, m = -x for the low word
+     * x, and m * (1 + 0xffffffff 2^32) = x 2^32 + h 2^64 (mod the low word,
+     * which becomes 0 with carry x != 0) with h = x ? ~x : 0: the first two
+     * words of every m*p chain are additions, not products. */
+    static constexpr bool LOW01 = mw(0) == 1u && mw(1) == 0xffffffffu;
+
+    /* T += m p for the low word x = lo[0] of T, where T = lo + 2^32 hi1
+     * (lo holds the even words of p's products, hi1 the odd ones);
+     * afterwards lo[0] = 0. FAST uses LOW01 when the modulus allows it. */
+    template <bool FAST>
+    CZ_HD static void reduce_step(cz__chain &c, uint32_t *lo, uint32_t *hi1, const uint32_t *p)
+    {
+        if (FAST && LOW01) {
+            uint32_t x = lo[0], m = 0u - x, h = x ? ~x : 0u;
+            hi1[0] = c.add_cc(hi1[0], x); /* m * p[1], low and high words */
+            hi1[1] = c.addc_cc(hi1[1], h);
+            CZ_UNROLL for (int j = 2; j < N; j += 2) {
+                hi1[j] = c.madc_lo_cc(p[j + 1], m, hi1[j]);
+                hi1[j + 1] = c.madc_hi_cc(p[j + 1], m, hi1[j + 1]);
+            }                             /* carry out is zero (bounds) */
+            lo[0] = c.add_cc(lo[0], m);   /* m * p[0] = m: lo[0] -> 0 */
+            lo[1] = c.addc_cc(lo[1], 0);
+            CZ_UNROLL for (int j = 2; j < N; j += 2) {
+                lo[j] = c.madc_lo_cc(p[j], m, lo[j]);
+                lo[j + 1] = c.madc_hi_cc(p[j], m, lo[j + 1]);
+            }
+        } else {
+            uint32_t m = lo[0] * N0;
+            cmad_n(c, hi1, p + 1, m);     /* carry out is zero (bounds) */
+            cmad_n(c, lo, p, m);
+        }
+        hi1[N - 1] = c.addc(hi1[N - 1], 0);
+    }
+
+    template <bool FAST>
     CZ_HD static void row(uint32_t *E, uint32_t *O, const uint32_t *a, const uint32_t *p, uint32_t bi)
     {
         cz__chain c;
@@ -296,12 +335,10 @@ struct __align__(8) cz_mont {
         E[N - 1] = c.madc_hi_cc(a[N - 1], bi, 0);
         cmad_n(c, O, a, bi);                  /* O += even products */
         E[N - 1] = c.addc(E[N - 1], 0);
-        uint32_t m = O[0] * N0;
-        cmad_n(c, E, p + 1, m);               /* carry out is zero (bounds) */
-        cmad_n(c, O, p, m);
-        E[N - 1] = c.addc(E[N - 1], 0);
+        reduce_step<FAST>(c, O, E, p);
     }
-    CZ_HD static cz_mont mul_eo(const cz_mont &a, const cz_mont &b)
+    template <bool FAST>
+    CZ_HD static cz_mont mul_eo_t(const cz_mont &a, const cz_mont &b)
     {
         uint32_t p[N];
         CZ_UNROLL for (int k = 0; k < N; k++) p[k] = mw(k);
@@ -309,16 +346,13 @@ struct __align__(8) cz_mont {
         cz__chain c;
         mul_n(A, a.w, b.w[0]);
         mul_n(B, a.w + 1, b.w[0]);
-        uint32_t m = A[0] * N0;
-        cmad_n(c, B, p + 1, m);
-        cmad_n(c, A, p, m);
-        B[N - 1] = c.addc(B[N - 1], 0);
+        reduce_step<FAST>(c, A, B, p);
         /* total = A + 2^32 B, A[0] = 0 */
         CZ_UNROLL for (int i = 1; i + 1 < N; i += 2) {
-            row(A, B, a.w, p, b.w[i]);     /* -> B + 2^32 A, B[0] = 0 */
-            row(B, A, a.w, p, b.w[i + 1]); /* -> A + 2^32 B, A[0] = 0 */
+            row<FAST>(A, B, a.w, p, b.w[i]);     /* -> B + 2^32 A, B[0] = 0 */
+            row<FAST>(B, A, a.w, p, b.w[i + 1]); /* -> A + 2^32 B, A[0] = 0 */
         }
-        row(A, B, a.w, p, b.w[N - 1]);     /* -> B + 2^32 A, B[0] = 0 */
+        row<FAST>(A, B, a.w, p, b.w[N - 1]);     /* -> B + 2^32 A, B[0] = 0 */
         /* result = B / 2^32 + A, < 2m */
         A[0] = c.add_cc(A[0], B[1]);
         CZ_UNROLL for (int k = 1; k < N - 1; k++) A[k] = c.addc_cc(A[k], B[k + 1]);
@@ -327,6 +361,10 @@ struct __align__(8) cz_mont {
         reduce_once(r.w, A);
         return r;
     }
+    /* the default: with the additions for r's low words where they apply */
+    CZ_HD static cz_mont mul_eo(const cz_mont &a, const cz_mont &b) { return mul_eo_t<true>(a, b); }
+    /* the same schedule with every m*p word a product (for comparison) */
+    CZ_HD static cz_mont mul_eo_plain(const cz_mont &a, const cz_mont &b) { return mul_eo_t<false>(a, b); }
 
     /* 64-bit CIOS, the CPU's portable schedule, for comparison */
     CZ_HD static cz_mont mul_64(const cz_mont &a, const cz_mont &b)

@@ -22,6 +22,7 @@ CZ_HD F apply_op(int op, const F &a, const F &b)
     case CZ_CUDA_OP_FROM_MONT: return from_mont(a);
     case CZ_CUDA_OP_MUL_EO: return F::mul_eo(a, b);
     case CZ_CUDA_OP_MUL_64: return F::mul_64(a, b);
+    case CZ_CUDA_OP_MUL_EO_PLAIN: return F::mul_eo_plain(a, b);
     default: return a * b;
     }
 }
@@ -192,6 +193,8 @@ extern "C" cz_err cz_cuda_ff_bench(int field, int op, double *per_s, double *ms,
     if (field == CZ_CUDA_FR) {
         if (op == CZ_CUDA_OP_MUL_64) return bench_one<fr_t, CZ_CUDA_OP_MUL_64>(per_s, ms, clock_mhz, sm_count, 4096, msg, msglen);
         if (op == CZ_CUDA_OP_SQR) return bench_one<fr_t, CZ_CUDA_OP_SQR>(per_s, ms, clock_mhz, sm_count, 4096, msg, msglen);
+        if (op == CZ_CUDA_OP_MUL_EO_PLAIN)
+            return bench_one<fr_t, CZ_CUDA_OP_MUL_EO_PLAIN>(per_s, ms, clock_mhz, sm_count, 4096, msg, msglen);
         return bench_one<fr_t, CZ_CUDA_OP_MUL_EO>(per_s, ms, clock_mhz, sm_count, 4096, msg, msglen);
     }
     if (field == CZ_CUDA_FP) {

@@ -6,7 +6,9 @@
  * device. Rows with at most SHORT_MAX non-zeros, nearly all of a real
  * circuit, take one thread each; consecutive threads take consecutive rows,
  * so their column and index reads are close together, and a warp waits at
- * most SHORT_MAX steps. Longer rows are skipped there and cut at plan time
+ * most SHORT_MAX steps. A thread reads the columns of two non-zeros before
+ * it gathers their w, so two gathers are in flight (CZ_SPMV_GATHER=1/2/4;
+ * 2 measured best: docs/CUDA.md). Longer rows are skipped there and cut at plan time
  * into segments of at most SEG non-zeros; a block of SEG_THREADS threads sums
  * each segment (strided, then a tree in shared memory) into a partial, and
  * one thread per long row adds its segments' partials. So a dense row costs
@@ -25,6 +27,7 @@
 #define SHORT_MAX 32
 #define SEG 2048
 #define SEG_THREADS 128
+#define GATHER_DEFAULT 2
 
 struct dmat {
     uint64_t n_rows, nnz;
@@ -43,7 +46,15 @@ struct dmat {
 struct cz_cuda_spmv {
     uint64_t n_vars, n_rows;
     dmat m[3];
+    int gather; /* short rows: 1 = k_short, 2 or 4 = k_short_g (CZ_SPMV_GATHER) */
 };
+
+static int gather_knob(void)
+{
+    const char *v = getenv("CZ_SPMV_GATHER");
+    int g = v ? atoi(v) : GATHER_DEFAULT;
+    return g == 1 || g == 2 || g == 4 ? g : GATHER_DEFAULT;
+}
 
 __device__ __forceinline__ uint32_t cidx_at(const dmat &m, uint64_t k)
 {
@@ -80,6 +91,44 @@ __device__ __forceinline__ fr_t dot_range(const dmat &m, uint64_t lo, uint64_t h
         else acc = acc + x * ld_fr(m.coefs + ci);
     }
     return acc;
+}
+
+/* A short row (at most SHORT_MAX non-zeros) in groups of G: the columns and
+ * indices of a group are read first, then its G loads of w are issued
+ * together, so a thread has up to G gathers in flight instead of one. */
+template <int G>
+__device__ __forceinline__ fr_t dot_short(const dmat &m, uint64_t lo, uint64_t hi, const fr_t *w)
+{
+    fr_t acc = fr_t::zero();
+    for (uint64_t k = lo; k < hi; k += G) {
+        uint32_t col[G], ci[G];
+        fr_t x[G];
+#pragma unroll
+        for (int q = 0; q < G; q++)
+            if (k + q < hi) { col[q] = m.col[k + q]; ci[q] = cidx_at(m, k + q); }
+#pragma unroll
+        for (int q = 0; q < G; q++)
+            if (k + q < hi) x[q] = ld_fr(w + col[q]);
+#pragma unroll
+        for (int q = 0; q < G; q++) {
+            if (k + q >= hi) break;
+            if (ci[q] == 0) acc = acc + x[q];
+            else if (ci[q] == 1) acc = acc - x[q];
+            else acc = acc + x[q] * ld_fr(m.coefs + ci[q]);
+        }
+    }
+    return acc;
+}
+
+template <int G>
+__global__ void k_short_g(dmat m, const fr_t *w, fr_t *out)
+{
+    for (uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; r < m.n_rows;
+         r += (uint64_t)gridDim.x * blockDim.x) {
+        uint64_t lo = m.row_ptr[r], hi = m.row_ptr[r + 1];
+        if (hi - lo > SHORT_MAX) continue;
+        st_fr(out + r, dot_short<G>(m, lo, hi, w));
+    }
 }
 
 __global__ void k_short(dmat m, const fr_t *w, fr_t *out)
@@ -172,6 +221,7 @@ extern "C" cz_err cz_cuda_spmv_create(cz_cuda_spmv **out, const cz_r1cs *r, char
     if (!s) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "cuda spmv: handle");
     s->n_vars = r->n_vars;
     s->n_rows = r->n_constraints;
+    s->gather = gather_knob();
     for (int k = 0; k < 3; k++) {
         const cz_csr *c = &r->m[k];
         dmat *dm = &s->m[k];
@@ -217,7 +267,9 @@ extern "C" cz_err cz_cuda_spmv_run(const cz_cuda_spmv *s, const void *d_w, void 
     for (int k = 0; k < 3; k++) {
         const dmat &m = s->m[k];
         if (!outs[k] || !m.n_rows) continue;
-        k_short<<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
+        if (s->gather == 4) k_short_g<4><<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
+        else if (s->gather == 2) k_short_g<2><<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
+        else k_short<<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
         CZ_CK_LAUNCH();
         if (m.n_long) {
             k_segments<<<m.n_seg, SEG_THREADS, 0, st>>>(m, w);
@@ -248,16 +300,20 @@ __device__ __forceinline__ uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
-__global__ void k_gen(uint64_t n_rows, const uint64_t *row_ptr, uint32_t *col, uint8_t *cidx, uint32_t salt)
+__global__ void k_gen(uint64_t n_rows, const uint64_t *row_ptr, uint32_t *col, uint8_t *cidx, uint32_t salt,
+                      unsigned long long *n_random)
 {
+    unsigned long long nr = 0;
     for (uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; r < n_rows;
          r += (uint64_t)gridDim.x * blockDim.x) {
         for (uint64_t k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
             uint64_t h = mix64(k * 0x9e3779b97f4a7c15ULL + salt);
             col[k] = (h & 1) ? (uint32_t)((r + ((h >> 1) & 63)) % n_rows) : (uint32_t)((h >> 8) % n_rows);
             cidx[k] = ((h >> 40) % 10 == 0) ? (uint8_t)(2 + (h >> 48) % 62) : (uint8_t)((h >> 44) & 1);
+            nr += !(h & 1);
         }
     }
+    atomicAdd(n_random, nr);
 }
 
 __global__ void k_fill_w(fr_t *w, uint64_t n, uint64_t seed)
@@ -277,8 +333,16 @@ __global__ void k_fill_w(fr_t *w, uint64_t n, uint64_t seed)
 extern "C" cz_err cz_cuda_spmv_bench(int log_rows, int reps, double *ms, double *bytes, uint64_t *nnz_out,
                                      char *msg, size_t msglen)
 {
+    double g;
+    return cz_cuda_spmv_bench_gathers(log_rows, reps, ms, bytes, &g, nnz_out, msg, msglen);
+}
+
+extern "C" cz_err cz_cuda_spmv_bench_gathers(int log_rows, int reps, double *ms, double *bytes, double *gather_bytes,
+                                             uint64_t *nnz_out, char *msg, size_t msglen)
+{
     cz_err e = CZ_OK;
     uint64_t n = (uint64_t)1 << log_rows, nnz_total = 0;
+    unsigned long long *d_nrand = NULL, n_random = 0;
     cz_cuda_spmv *s = (cz_cuda_spmv *)calloc(1, sizeof *s);
     uint64_t *rp = (uint64_t *)malloc((n + 1) * 8);
     fr_t *w = NULL, *out = NULL;
@@ -286,7 +350,10 @@ extern "C" cz_err cz_cuda_spmv_bench(int log_rows, int reps, double *ms, double 
     std::vector<float> t;
     if (!s || !rp) { e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "spmv bench"); goto fail; }
     if (reps < 1) reps = 1;
+    CZ_CK(cudaMalloc(&d_nrand, sizeof *d_nrand));
+    CZ_CK(cudaMemset(d_nrand, 0, sizeof *d_nrand));
     s->n_vars = s->n_rows = n;
+    s->gather = gather_knob();
     for (int k = 0; k < 3; k++) {
         dmat *dm = &s->m[k];
         rp[0] = 0;
@@ -300,7 +367,7 @@ extern "C" cz_err cz_cuda_spmv_bench(int log_rows, int reps, double *ms, double 
         CZ_CK(cudaMalloc(&dm->cidx, dm->nnz));
         CZ_CK(cudaMalloc(&dm->coefs, 64 * sizeof(fr_t)));
         CZ_CK(cudaMemcpy(dm->row_ptr, rp, (n + 1) * 8, cudaMemcpyHostToDevice));
-        k_gen<<<grid_rows(n), 256>>>(n, dm->row_ptr, dm->col, (uint8_t *)dm->cidx, 77u + k);
+        k_gen<<<grid_rows(n), 256>>>(n, dm->row_ptr, dm->col, (uint8_t *)dm->cidx, 77u + k, d_nrand);
         CZ_CK_LAUNCH();
         k_fill_w<<<1, 64>>>(dm->coefs, 64, 999 + k);
         CZ_CK_LAUNCH();
@@ -326,7 +393,10 @@ extern "C" cz_err cz_cuda_spmv_bench(int log_rows, int reps, double *ms, double 
      * columns and 1-byte indices, w once, a, b, c */
     *bytes = 3.0 * (n + 1) * 8 + (double)nnz_total * 5 + (double)n * 32 + 3.0 * n * 32;
     *nnz_out = nnz_total;
+    CZ_CK(cudaMemcpy(&n_random, d_nrand, sizeof n_random, cudaMemcpyDeviceToHost));
+    *gather_bytes = (double)n_random * 32;
 fail:
+    if (d_nrand) cudaFree(d_nrand);
     if (ev0) cudaEventDestroy(ev0);
     if (ev1) cudaEventDestroy(ev1);
     if (w) cudaFree(w);

@@ -14,6 +14,7 @@
 # for each k it is given (a harness over sppark's NTT, built outside the
 # repository) runs sppark in the same run, and the NTT ratios use its times
 # instead of the issue's earlier figures.
+# GPU_CHECK_SPPARK_MSM (below) does the same for the MSM.
 # Exit status: 0 when every test passed.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +22,7 @@ build=${1:-}
 if [ -z "$build" ]; then
     build=$here/build-gpu
     cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null &&
-        cmake --build "$build" --target cuzk-cuda-bench $(cd "$here/tests" && ls test_cuda_*.c | sed 's/\.c$//') ||
+        cmake --build "$build" --target cuzk-cuda-bench cuzk-cuda-msm-bench $(cd "$here/tests" && ls test_cuda_*.c | sed 's/\.c$//') ||
         { echo "gpu-check: build failed"; exit 1; }
 fi
 rows=()
@@ -76,6 +77,30 @@ if [ -x "$bench" ]; then
     done
 fi
 
+# the MSM: G1 random and Filecoin-shaped scalars, G2 random; with
+# GPU_CHECK_SPPARK_MSM=path/to/libsppark_msm.so (a harness built outside the
+# repository; GPU_CHECK_SPPARK_MSM_PRELOAD names a library to preload with
+# it) sppark's G1 MSM runs on the same inputs in the same process
+msm_bench=$build/bin/cuzk-cuda-msm-bench
+msm_src="not measured"
+if [ -x "$msm_bench" ]; then
+    echo "== MSM benchmark"
+    margs=(${GPU_CHECK_MSM_ARGS:---reps 7})
+    if [ -n "${GPU_CHECK_SPPARK_MSM:-}" ] && [ -f "$GPU_CHECK_SPPARK_MSM" ]; then
+        margs+=(--sppark "$GPU_CHECK_SPPARK_MSM")
+        msm_src="this run"
+    fi
+    if out=$(LD_PRELOAD=${GPU_CHECK_SPPARK_MSM_PRELOAD:-} "$msm_bench" "${margs[@]}" 2>&1); then :; else
+        status=1; echo "gpu-check: MSM bench failed"
+    fi
+    echo "$out"
+    # the table after the "msm n ms sppark ms ratio" header
+    while read -r what size ms sp ratio; do
+        [ "$ratio" = - ] && ratio=-
+        rows+=("msm_$what $size $ms $ratio sppark=${sp}ms")
+    done < <(awk '/^msm +n +ms/ { t = 1; next } t && /^[a-z0-9-]+ +2\^[0-9]+ / { print }' <<<"$out")
+fi
+
 if [ -n "${GPU_CHECK_OBJ:-}" ] && command -v cuobjdump >/dev/null; then
     echo "== SASS of the multiplication benchmark kernels (sm_90)"
     cuobjdump --dump-sass -arch sm_90 "$GPU_CHECK_OBJ" 2>/dev/null | awk '
@@ -86,7 +111,7 @@ if [ -n "${GPU_CHECK_OBJ:-}" ] && command -v cuobjdump >/dev/null; then
 fi
 
 echo
-echo "== gpu-check summary (ms; ratio = ours / sppark, sppark NTT figures from $sppark_src)"
+echo "== gpu-check summary (ms; ratio = ours / sppark; sppark NTT figures from $sppark_src, sppark MSM $msm_src)"
 printf '%-16s %-7s %10s %7s  %s\n' kernel size ms ratio note
 for r in "${rows[@]}"; do
     set -- $r

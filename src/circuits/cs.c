@@ -24,8 +24,7 @@
 typedef struct {
     uint64_t *row_ptr; size_t rows_cap;
     uint32_t *col, *ci; size_t nnz, cap;
-    cz_fr *coefs; uint32_t n_coefs; size_t coefs_cap;
-    uint32_t *hash; size_t hash_cap;
+    cz__coef_table ct;
 } rec_mat;
 
 struct cz__cs_rec {
@@ -152,46 +151,6 @@ void cz_lc_sub_lc(cz_cs *cs, cz_lc *lc, const cz_lc *src, const cz_fr *coef)
     lc_merge(cs, lc, src, coef, 1);
 }
 
-/* ---- coefficient interning (RECORD) ---- */
-static uint64_t fr_hash(const cz_fr *c)
-{
-    uint64_t h = c->l[0] * 0x9e3779b97f4a7c15ULL ^ c->l[1] * 0xc2b2ae3d27d4eb4fULL ^
-                 c->l[2] * 0x165667b19e3779f9ULL ^ c->l[3];
-    return h ^ (h >> 29);
-}
-
-static int rehash(rec_mat *m, size_t cap)
-{
-    uint32_t *h = calloc(cap, sizeof *h);
-    if (!h) return -1;
-    for (uint32_t i = 0; i < m->n_coefs; i++) {
-        size_t s = fr_hash(&m->coefs[i]) & (cap - 1);
-        while (h[s]) s = (s + 1) & (cap - 1);
-        h[s] = i + 1;
-    }
-    free(m->hash);
-    m->hash = h;
-    m->hash_cap = cap;
-    return 0;
-}
-
-static int intern(rec_mat *m, const cz_fr *c, uint32_t *idx)
-{
-    if ((size_t)(m->n_coefs + 1) * 2 > m->hash_cap && rehash(m, m->hash_cap ? m->hash_cap * 2 : 64))
-        return -1;
-    size_t s = fr_hash(c) & (m->hash_cap - 1);
-    while (m->hash[s]) {
-        uint32_t i = m->hash[s] - 1;
-        if (cz_fr_eq(&m->coefs[i], c)) { *idx = i; return 0; }
-        s = (s + 1) & (m->hash_cap - 1);
-    }
-    if (grow((void **)&m->coefs, &m->coefs_cap, (size_t)m->n_coefs + 1, sizeof(cz_fr))) return -1;
-    m->coefs[m->n_coefs] = *c;
-    m->hash[s] = m->n_coefs + 1;
-    *idx = m->n_coefs++;
-    return 0;
-}
-
 /* ---- life cycle ---- */
 static void init_common(cz_cs *cs, int mode)
 {
@@ -244,7 +203,7 @@ cz_err cz_cs_init_record(cz_cs *cs)
     for (int k = 0; k < 3; k++) {
         uint32_t i0, i1;
         if (grow((void **)&r->m[k].row_ptr, &r->m[k].rows_cap, 1, sizeof(uint64_t)) ||
-            intern(&r->m[k], &cz_fr_one_mont, &i0) || intern(&r->m[k], &minus_one, &i1)) {
+            cz__coef_intern(&r->m[k].ct, &cz_fr_one_mont, &i0) || cz__coef_intern(&r->m[k].ct, &minus_one, &i1)) {
             cz_cs_free(cs);
             return cs->err = CZ_ERR_NOMEM;
         }
@@ -265,7 +224,7 @@ void cz_cs_free(cz_cs *cs)
     if (r) {
         for (int k = 0; k < 3; k++) {
             rec_mat *m = &r->m[k];
-            free(m->row_ptr); free(m->col); free(m->ci); free(m->coefs); free(m->hash);
+            free(m->row_ptr); free(m->col); free(m->ci); free(m->ct.coefs); free(m->ct.hash);
         }
         free(r->w_in); free(r->w_aux); free(r->mask);
         free(r);
@@ -329,7 +288,7 @@ static void rec_row(cz_cs *cs, rec_mat *m, const cz_lc *lc, uint64_t row)
         for (uint32_t i = 0; i < n; i++) {
             uint32_t idx;
             if (cz_fr_is_zero(&lc->t[i].coef)) continue;
-            if (intern(m, &lc->t[i].coef, &idx)) { cs->err = CZ_ERR_NOMEM; return; }
+            if (cz__coef_intern(&m->ct, &lc->t[i].coef, &idx)) { cs->err = CZ_ERR_NOMEM; return; }
             m->col[m->nnz] = lc->t[i].var;
             m->ci[m->nnz] = idx;
             m->nnz++;
@@ -368,10 +327,10 @@ cz_err cz_cs_finish_record(cz_cs *cs, cz_r1cs *out, cz_fr **w_out, uint64_t **ma
         cz_csr *c = &out->m[k];
         c->n_rows = rows;
         c->nnz = m->nnz;
-        c->n_coefs = m->n_coefs;
-        c->cidx_bytes = m->n_coefs <= 256 ? 1 : m->n_coefs <= 65536 ? 2 : 4;
+        c->n_coefs = m->ct.n_coefs;
+        c->cidx_bytes = m->ct.n_coefs <= 256 ? 1 : m->ct.n_coefs <= 65536 ? 2 : 4;
         c->row_ptr = m->row_ptr; m->row_ptr = NULL;
-        c->coefs = m->coefs; m->coefs = NULL;
+        c->coefs = m->ct.coefs; m->ct.coefs = NULL;
         c->col = malloc(m->nnz ? m->nnz * sizeof(uint32_t) : 1);
         c->cidx = malloc(m->nnz ? m->nnz * c->cidx_bytes : 1);
         if (!c->row_ptr || !c->col || !c->cidx) { err = CZ_ERR_NOMEM; continue; }

@@ -15,8 +15,7 @@
 typedef struct {
     uint64_t *row_ptr; size_t rows_cap;
     uint32_t *col; uint32_t *ci; size_t nnz, cap;
-    cz_fr *coefs; uint32_t n_coefs, coefs_cap;
-    uint32_t *hash; size_t hash_cap; /* slot -> coef index + 1, 0 = empty */
+    cz__coef_table ct;
 } mat_builder;
 
 struct cz_r1cs_builder {
@@ -43,7 +42,7 @@ static uint64_t fr_hash(const cz_fr *c)
     return h ^ (h >> 29);
 }
 
-static int rehash(mat_builder *m, size_t cap)
+static int rehash(cz__coef_table *m, size_t cap)
 {
     uint32_t *h = calloc(cap, sizeof *h);
     if (!h) return -1;
@@ -58,7 +57,7 @@ static int rehash(mat_builder *m, size_t cap)
     return 0;
 }
 
-static int intern(mat_builder *m, const cz_fr *c, uint32_t *idx)
+int cz__coef_intern(cz__coef_table *m, const cz_fr *c, uint32_t *idx)
 {
     if ((size_t)(m->n_coefs + 1) * 2 > m->hash_cap && rehash(m, m->hash_cap ? m->hash_cap * 2 : 64))
         return -1;
@@ -68,9 +67,8 @@ static int intern(mat_builder *m, const cz_fr *c, uint32_t *idx)
         if (cz_fr_eq(&m->coefs[i], c)) { *idx = i; return 0; }
         s = (s + 1) & (m->hash_cap - 1);
     }
-    size_t cap = m->coefs_cap;
-    if (grow((void **)&m->coefs, &cap, (size_t)m->n_coefs + 1, sizeof(cz_fr))) return -1;
-    m->coefs_cap = (uint32_t)cap;
+    if (m->n_coefs == UINT32_MAX) return -1;
+    if (grow((void **)&m->coefs, &m->coefs_cap, (size_t)m->n_coefs + 1, sizeof(cz_fr))) return -1;
     m->coefs[m->n_coefs] = *c;
     m->hash[s] = m->n_coefs + 1;
     *idx = m->n_coefs++;
@@ -91,8 +89,8 @@ cz_err cz_r1cs_builder_new(cz_r1cs_builder **out, uint64_t n_inputs, uint64_t n_
         uint32_t i0, i1;
         cz_fr_one(&one);
         cz_fr_neg(&minus_one, &one);
-        if (grow((void **)&m->row_ptr, &m->rows_cap, 1, sizeof(uint64_t)) || intern(m, &one, &i0) ||
-            intern(m, &minus_one, &i1)) {
+        if (grow((void **)&m->row_ptr, &m->rows_cap, 1, sizeof(uint64_t)) || cz__coef_intern(&m->ct, &one, &i0) ||
+            cz__coef_intern(&m->ct, &minus_one, &i1)) {
             cz_r1cs_builder_free(b);
             return CZ_ERR_NOMEM;
         }
@@ -113,7 +111,7 @@ cz_err cz_r1cs_builder_term(cz_r1cs_builder *b, int which, uint64_t var, const c
     cap = m->cap;
     if (grow((void **)&m->ci, &cap, m->nnz + 1, sizeof(uint32_t))) return CZ_ERR_NOMEM;
     m->cap = cap;
-    if (intern(m, coef, &idx)) return CZ_ERR_NOMEM;
+    if (cz__coef_intern(&m->ct, coef, &idx)) return CZ_ERR_NOMEM;
     m->col[m->nnz] = (uint32_t)var;
     m->ci[m->nnz] = idx;
     m->nnz++;
@@ -136,7 +134,7 @@ void cz_r1cs_builder_free(cz_r1cs_builder *b)
     if (!b) return;
     for (int k = 0; k < 3; k++) {
         mat_builder *m = &b->m[k];
-        free(m->row_ptr); free(m->col); free(m->ci); free(m->coefs); free(m->hash);
+        free(m->row_ptr); free(m->col); free(m->ci); free(m->ct.coefs); free(m->ct.hash);
     }
     free(b);
 }
@@ -153,10 +151,10 @@ cz_err cz_r1cs_builder_finish(cz_r1cs_builder *b, cz_r1cs *out)
         cz_csr *c = &out->m[k];
         c->n_rows = b->n_rows;
         c->nnz = m->nnz;
-        c->n_coefs = m->n_coefs;
-        c->cidx_bytes = m->n_coefs <= 256 ? 1 : m->n_coefs <= 65536 ? 2 : 4;
+        c->n_coefs = m->ct.n_coefs;
+        c->cidx_bytes = m->ct.n_coefs <= 256 ? 1 : m->ct.n_coefs <= 65536 ? 2 : 4;
         c->row_ptr = m->row_ptr; m->row_ptr = NULL;
-        c->coefs = m->coefs; m->coefs = NULL;
+        c->coefs = m->ct.coefs; m->ct.coefs = NULL;
         c->col = m->nnz ? m->col : malloc(sizeof(uint32_t));
         if (m->nnz) m->col = NULL;
         c->cidx = malloc(m->nnz ? m->nnz * c->cidx_bytes : 1);

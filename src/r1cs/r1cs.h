@@ -71,4 +71,15 @@ uint64_t cz_r1cs_density(const cz_r1cs *r, int which, uint64_t *bits);
 /* bytes used per non-zero by col + cidx + row_ptr + coefficient table */
 double cz_csr_bytes_per_nnz(const cz_csr *m);
 
+/* ---- internal: a coefficient table being built, each distinct value
+ * stored once (open addressing over its Montgomery limbs); shared by the
+ * builder here and the circuit recorder (circuits/cs.c). Zero-initialise;
+ * release coefs and hash with free. */
+typedef struct {
+    cz_fr *coefs; uint32_t n_coefs; size_t coefs_cap;
+    uint32_t *hash; size_t hash_cap; /* slot -> coef index + 1, 0 = empty */
+} cz__coef_table;
+/* the index of c in t, adding it if new; -1 when out of memory */
+int cz__coef_intern(cz__coef_table *t, const cz_fr *c, uint32_t *idx);
+
 #endif

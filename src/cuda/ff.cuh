@@ -29,6 +29,8 @@
  *     pow(a, e)  a^e, e a uint64_t exponent (for twiddles, tests)
  *   For fp2_t: + - unary- * , dbl, sqr, conj, mul_by_xi (times u + 1),
  *     mul_fp(a, fp), ==, is_zero, zero(), one().
+ *   ld_fr(p), ldg_fr(p), st_fr(p, x): one fr_t as two 16-byte accesses
+ *     (ldg_fr through the read-only cache), p 16-byte aligned.
  *
  *   Inputs must be fully reduced (< modulus), as on the CPU; every output is
  *   fully reduced, so results are bit-identical to the CPU functions.
@@ -477,4 +479,44 @@ static_assert(sizeof(fr_t) == 32 && alignof(fr_t) == 8, "fr_t layout");
 static_assert(sizeof(fp_t) == 48 && alignof(fp_t) == 8, "fp_t layout");
 static_assert(sizeof(fp2_t) == 96 && alignof(fp2_t) == 8, "fp2_t layout");
 
+/* ---- whole-element loads and stores for kernels: one Fr as two 16-byte
+ * accesses (ldg_fr through the read-only cache); the pointer must be
+ * 16-byte aligned, as cudaMalloc'd arrays of fr_t are. Under a host compiler
+ * they are plain copies, for the emulated runs. ---- */
+CZ_HD fr_t ld_fr(const fr_t *p)
+{
+#if defined(__CUDA_ARCH__)
+    const uint4 *q = reinterpret_cast<const uint4 *>(p);
+    uint4 x = q[0], y = q[1];
+    fr_t r;
+    r.w[0] = x.x; r.w[1] = x.y; r.w[2] = x.z; r.w[3] = x.w;
+    r.w[4] = y.x; r.w[5] = y.y; r.w[6] = y.z; r.w[7] = y.w;
+    return r;
+#else
+    return *p;
+#endif
+}
+CZ_HD fr_t ldg_fr(const fr_t *p)
+{
+#if defined(__CUDA_ARCH__)
+    const uint4 *q = reinterpret_cast<const uint4 *>(p);
+    uint4 x = __ldg(q), y = __ldg(q + 1);
+    fr_t r;
+    r.w[0] = x.x; r.w[1] = x.y; r.w[2] = x.z; r.w[3] = x.w;
+    r.w[4] = y.x; r.w[5] = y.y; r.w[6] = y.z; r.w[7] = y.w;
+    return r;
+#else
+    return *p;
+#endif
+}
+CZ_HD void st_fr(fr_t *p, const fr_t &v)
+{
+#if defined(__CUDA_ARCH__)
+    uint4 *q = reinterpret_cast<uint4 *>(p);
+    q[0] = make_uint4(v.w[0], v.w[1], v.w[2], v.w[3]);
+    q[1] = make_uint4(v.w[4], v.w[5], v.w[6], v.w[7]);
+#else
+    *p = v;
+#endif
+}
 #endif

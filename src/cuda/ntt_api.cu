@@ -41,43 +41,6 @@
 #define LO_BITS 14
 #define TW_LO_BITS 13
 
-/* ---- element helpers (host versions for the emulated run) ---- */
-CZ_HD fr_t ld_fr(const fr_t *p)
-{
-#if defined(__CUDA_ARCH__)
-    const uint4 *q = reinterpret_cast<const uint4 *>(p);
-    uint4 x = q[0], y = q[1];
-    fr_t r;
-    r.w[0] = x.x; r.w[1] = x.y; r.w[2] = x.z; r.w[3] = x.w;
-    r.w[4] = y.x; r.w[5] = y.y; r.w[6] = y.z; r.w[7] = y.w;
-    return r;
-#else
-    return *p;
-#endif
-}
-CZ_HD fr_t ldg_fr(const fr_t *p)
-{
-#if defined(__CUDA_ARCH__)
-    const uint4 *q = reinterpret_cast<const uint4 *>(p);
-    uint4 x = __ldg(q), y = __ldg(q + 1);
-    fr_t r;
-    r.w[0] = x.x; r.w[1] = x.y; r.w[2] = x.z; r.w[3] = x.w;
-    r.w[4] = y.x; r.w[5] = y.y; r.w[6] = y.z; r.w[7] = y.w;
-    return r;
-#else
-    return *p;
-#endif
-}
-CZ_HD void st_fr(fr_t *p, const fr_t &v)
-{
-#if defined(__CUDA_ARCH__)
-    uint4 *q = reinterpret_cast<uint4 *>(p);
-    q[0] = make_uint4(v.w[0], v.w[1], v.w[2], v.w[3]);
-    q[1] = make_uint4(v.w[4], v.w[5], v.w[6], v.w[7]);
-#else
-    *p = v;
-#endif
-}
 CZ_HD uint32_t brev_k(uint32_t i, int k)
 {
 #if defined(__CUDA_ARCH__)

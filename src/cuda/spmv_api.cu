@@ -63,32 +63,15 @@ __device__ __forceinline__ uint32_t cidx_at(const dmat &m, uint64_t k)
     return ((const uint32_t *)m.cidx)[k];
 }
 
-__device__ __forceinline__ fr_t ld_fr(const fr_t *p)
-{
-    const uint4 *q = reinterpret_cast<const uint4 *>(p);
-    uint4 x = __ldg(q), y = __ldg(q + 1);
-    fr_t r;
-    r.w[0] = x.x; r.w[1] = x.y; r.w[2] = x.z; r.w[3] = x.w;
-    r.w[4] = y.x; r.w[5] = y.y; r.w[6] = y.z; r.w[7] = y.w;
-    return r;
-}
-
-__device__ __forceinline__ void st_fr(fr_t *p, const fr_t &v)
-{
-    uint4 *q = reinterpret_cast<uint4 *>(p);
-    q[0] = make_uint4(v.w[0], v.w[1], v.w[2], v.w[3]);
-    q[1] = make_uint4(v.w[4], v.w[5], v.w[6], v.w[7]);
-}
-
 __device__ __forceinline__ fr_t dot_range(const dmat &m, uint64_t lo, uint64_t hi, uint64_t step, const fr_t *w)
 {
     fr_t acc = fr_t::zero();
     for (uint64_t k = lo; k < hi; k += step) {
         uint32_t ci = cidx_at(m, k);
-        fr_t x = ld_fr(w + m.col[k]);
+        fr_t x = ldg_fr(w + m.col[k]);
         if (ci == 0) acc = acc + x;
         else if (ci == 1) acc = acc - x;
-        else acc = acc + x * ld_fr(m.coefs + ci);
+        else acc = acc + x * ldg_fr(m.coefs + ci);
     }
     return acc;
 }
@@ -108,13 +91,13 @@ __device__ __forceinline__ fr_t dot_short(const dmat &m, uint64_t lo, uint64_t h
             if (k + q < hi) { col[q] = m.col[k + q]; ci[q] = cidx_at(m, k + q); }
 #pragma unroll
         for (int q = 0; q < G; q++)
-            if (k + q < hi) x[q] = ld_fr(w + col[q]);
+            if (k + q < hi) x[q] = ldg_fr(w + col[q]);
 #pragma unroll
         for (int q = 0; q < G; q++) {
             if (k + q >= hi) break;
             if (ci[q] == 0) acc = acc + x[q];
             else if (ci[q] == 1) acc = acc - x[q];
-            else acc = acc + x[q] * ld_fr(m.coefs + ci[q]);
+            else acc = acc + x[q] * ldg_fr(m.coefs + ci[q]);
         }
     }
     return acc;

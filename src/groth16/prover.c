@@ -187,7 +187,7 @@ done:
     {   /* a key or constraint system mapped from a file that shrank meanwhile
          * was read as zeros past its new end (util/mapguard.h): whatever
          * came of it, the truncation is the error, and no proof is given */
-        const void *mapped[] = {pk->h, pk->l, pk->a, pk->b_g1, pk->b_g2, cs->map};
+        const void *mapped[] = {pk->map, cs->map};
         for (size_t i = 0; i < sizeof mapped / sizeof mapped[0]; i++)
             if (cz_mapguard_check(mapped[i], msg, msglen)) { err = CZ_ERR_IO; break; }
     }

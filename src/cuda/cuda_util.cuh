@@ -9,19 +9,30 @@ extern "C" {
 #include "util/err.h"
 }
 
+/* the one device allocator (vram.cu, cz_cuda_vram.h): cudaMalloc / cudaFree
+ * counted against the device's budget, with the fault-injection counter */
+cudaError_t cz__vram_malloc(void **p, size_t bytes);
+template <class T> inline cudaError_t cz__vram_malloc(T **p, size_t bytes)
+{
+    return cz__vram_malloc((void **)p, bytes);
+}
+void cz__vram_free(void *p);
+/* cudaGetLastError, or an injected launch failure (cz_cuda_vram.h) */
+cudaError_t cz__launch_check(void);
+
 /* CZ_CK(call): on failure set e (a cz_err in scope) with a message naming
  * the call and the CUDA error, and goto fail. Needs msg/msglen in scope. */
 #define CZ_CK(call)                                                                       \
     do {                                                                                  \
         cudaError_t cz__ce = (call);                                                      \
         if (cz__ce != cudaSuccess) {                                                      \
-            e = cz_fail(CZ_ERR_DEVICE, msg, msglen, "%s:%d: %s: %s", __FILE__, __LINE__,  \
+            e = cz_fail(cz__ce == cudaErrorMemoryAllocation ? CZ_ERR_NOMEM : CZ_ERR_DEVICE, msg, msglen, "%s:%d: %s: %s", __FILE__, __LINE__,  \
                         #call, cudaGetErrorString(cz__ce));                               \
             goto fail;                                                                    \
         }                                                                                 \
     } while (0)
 
 /* after a launch: the launch error, then (when sync) the kernel's own */
-#define CZ_CK_LAUNCH() CZ_CK(cudaGetLastError())
+#define CZ_CK_LAUNCH() CZ_CK(cz__launch_check())
 
 #endif

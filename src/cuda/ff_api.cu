@@ -89,7 +89,7 @@ extern "C" cz_err cz_cuda_ff_batch(int field, int op, void *out, const void *a, 
     unsigned blocks = (unsigned)((n + 127) / 128);
     char *d = NULL;
     if (!b) b = a;
-    CZ_CK(cudaMalloc(&d, 3 * sz));
+    CZ_CK(cz__vram_malloc(&d, 3 * sz));
     CZ_CK(cudaMemcpy(d, a, sz, cudaMemcpyHostToDevice));
     CZ_CK(cudaMemcpy(d + sz, b, sz, cudaMemcpyHostToDevice));
     CZ_CK(cudaMemset(d + 2 * sz, 0xa5, sz)); /* poison: every output must be written */
@@ -101,10 +101,10 @@ extern "C" cz_err cz_cuda_ff_batch(int field, int op, void *out, const void *a, 
         k_batch<fp2_t><<<blocks, 128>>>((fp2_t *)(d + 2 * sz), (const fp2_t *)d, (const fp2_t *)(d + sz), n, op);
     CZ_CK_LAUNCH();
     CZ_CK(cudaMemcpy(out, d + 2 * sz, sz, cudaMemcpyDeviceToHost));
-    CZ_CK(cudaFree(d));
+    cz__vram_free(d);
     return CZ_OK;
 fail:
-    if (d) cudaFree(d);
+    if (d) cz__vram_free(d);
     return e;
 }
 
@@ -151,8 +151,8 @@ static cz_err bench_one(double *per_s, double *ms_out, double *mhz, int *sms, in
     CZ_CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_bench<F, OP>, threads, 0));
     if (per_sm < 1) per_sm = 1;
     T = (size_t)nsm * per_sm * threads;
-    CZ_CK(cudaMalloc(&d, 3 * T * sizeof(F)));
-    CZ_CK(cudaMalloc(&clk, 2 * sizeof(unsigned long long)));
+    CZ_CK(cz__vram_malloc(&d, 3 * T * sizeof(F)));
+    CZ_CK(cz__vram_malloc(&clk, 2 * sizeof(unsigned long long)));
     h = (F *)malloc(3 * T * sizeof(F));
     if (!h) { e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "bench: host buffer"); goto fail; }
     {   /* distinct non-trivial elements: powers of a small element */
@@ -181,8 +181,8 @@ static cz_err bench_one(double *per_s, double *ms_out, double *mhz, int *sms, in
 fail:
     if (ev0) cudaEventDestroy(ev0);
     if (ev1) cudaEventDestroy(ev1);
-    if (d) cudaFree(d);
-    if (clk) cudaFree(clk);
+    if (d) cz__vram_free(d);
+    if (clk) cz__vram_free(clk);
     free(h);
     return e;
 }

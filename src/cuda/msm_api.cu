@@ -47,7 +47,7 @@ extern "C" void cz_cuda_msm_destroy(cz_cuda_msm *ctx)
     cudaSetDevice(ctx->device);
     if (ctx->stream) cudaStreamSynchronize(ctx->stream);
     for (int i = 0; i < 2; i++)
-        if (ctx->buf[i]) cudaFree(ctx->buf[i]);
+        if (ctx->buf[i]) cz__vram_free(ctx->buf[i]);
     if (ctx->host_counters) cudaFreeHost(ctx->host_counters);
     if (ctx->stream) cudaStreamDestroy(ctx->stream);
     cudaGetLastError();
@@ -60,11 +60,11 @@ extern "C" cz_err cz_cuda_msm_upload(cz_cuda_msm *ctx, void **dev, const void *h
     cz_err err = CZ_OK;
     *dev = NULL;
     CK(cudaSetDevice(ctx->device));
-    CK(cudaMalloc(dev, bytes ? bytes : 1));
+    CK(cz__vram_malloc(dev, bytes ? bytes : 1));
     CK(cudaMemcpy(*dev, host, bytes, cudaMemcpyHostToDevice));
     return CZ_OK;
 fail:
-    if (*dev) cudaFree(*dev);
+    if (*dev) cz__vram_free(*dev);
     *dev = NULL;
     return err;
 }
@@ -73,7 +73,7 @@ extern "C" void cz_cuda_msm_free(cz_cuda_msm *ctx, void *dev)
 {
     if (!dev) return;
     cudaSetDevice(ctx->device);
-    cudaFree(dev);
+    cz__vram_free(dev);
     cudaGetLastError();
 }
 

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cuda/cuda_util.cuh"
 #include "cuda/cz_cuda_msm.h"
 #include "cuda/msm_kernels.cuh"
 
@@ -66,7 +67,7 @@ struct cz_cuda_msm {
             goto fail;                                                                     \
         }                                                                                  \
     } while (0)
-#define CKL() CK(cudaGetLastError())
+#define CKL() CK(cz__launch_check())
 
 inline unsigned blocks(size_t n) { return (unsigned)((n + BLOCK - 1) / BLOCK); }
 
@@ -228,11 +229,11 @@ inline cz_err ensure(cz_cuda_msm *ctx, int i, size_t bytes, char *msg, size_t ms
     if (ctx->cap[i] >= bytes) return CZ_OK;
     if (ctx->buf[i]) {
         CK(cudaStreamSynchronize(ctx->stream));
-        CK(cudaFree(ctx->buf[i]));
+        cz__vram_free(ctx->buf[i]);
         ctx->buf[i] = NULL;
         ctx->cap[i] = 0;
     }
-    CK(cudaMalloc(&ctx->buf[i], bytes));
+    CK(cz__vram_malloc(&ctx->buf[i], bytes));
     ctx->cap[i] = bytes;
 fail:
     return err;

@@ -338,8 +338,8 @@ extern "C" void cz_cuda_ntt_domain_destroy(cz_cuda_ntt_domain *d)
         free(d->tw);
         free(d->tabs);
     } else {
-        if (d->tw) cudaFree(d->tw);
-        if (d->tabs) cudaFree(d->tabs);
+        if (d->tw) cz__vram_free(d->tw);
+        if (d->tabs) cz__vram_free(d->tabs);
     }
     free(d);
 }
@@ -411,16 +411,16 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
                 twiddle_one(d->tw_inv, t + nlo + nhi, t + 2 * nlo + nhi, j);
             }
         } else {
-            CZ_CK(cudaMalloc(&d->tw, 2 * half * sizeof(fr_t)));
+            CZ_CK(cz__vram_malloc(&d->tw, 2 * half * sizeof(fr_t)));
             d->tw_inv = d->tw + half;
-            CZ_CK(cudaMalloc(&dtmp, 2 * (nlo + nhi) * sizeof(fr_t)));
+            CZ_CK(cz__vram_malloc(&dtmp, 2 * (nlo + nhi) * sizeof(fr_t)));
             CZ_CK(cudaMemcpy(dtmp, h, 2 * (nlo + nhi) * sizeof(fr_t), cudaMemcpyHostToDevice));
             k_twiddles<<<1024, 256>>>(d->tw, dtmp, dtmp + nlo, (uint32_t)half);
             CZ_CK_LAUNCH();
             k_twiddles<<<1024, 256>>>(d->tw_inv, dtmp + nlo + nhi, dtmp + 2 * nlo + nhi, (uint32_t)half);
             CZ_CK_LAUNCH();
             CZ_CK(cudaDeviceSynchronize()); /* setup only, not the hot path */
-            CZ_CK(cudaFree(dtmp));
+            cz__vram_free(dtmp);
             dtmp = NULL;
         }
         free(h);
@@ -437,7 +437,7 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
             d->tabs = (fr_t *)h; /* same bytes */
             h = NULL;
         } else {
-            CZ_CK(cudaMalloc(&d->tabs, SC__COUNT * pair * sizeof(fr_t)));
+            CZ_CK(cz__vram_malloc(&d->tabs, SC__COUNT * pair * sizeof(fr_t)));
             CZ_CK(cudaMemcpy(d->tabs, h, SC__COUNT * pair * sizeof(fr_t), cudaMemcpyHostToDevice));
         }
         for (int t = 0; t < SC__COUNT; t++) {
@@ -462,7 +462,7 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
     return CZ_OK;
 fail:
     free(h);
-    if (dtmp) cudaFree(dtmp);
+    if (dtmp) cz__vram_free(dtmp);
     cz_cuda_ntt_domain_destroy(d);
     return e;
 }
@@ -644,13 +644,13 @@ extern "C" cz_err cz_cuda_malloc(void **p, size_t bytes, char *msg, size_t msgle
 {
     cz_err e = CZ_OK;
     *p = NULL;
-    CZ_CK(cudaMalloc(p, bytes ? bytes : 1));
+    CZ_CK(cz__vram_malloc(p, bytes ? bytes : 1));
 fail:
     return e;
 }
 extern "C" void cz_cuda_free(void *p)
 {
-    if (p) cudaFree(p);
+    if (p) cz__vram_free(p);
 }
 extern "C" cz_err cz_cuda_upload(void *dst, const void *src, size_t bytes, char *msg, size_t msglen)
 {
@@ -689,7 +689,7 @@ extern "C" cz_err cz_cuda_ntt_bench(int log_n, uint64_t generator, int kind, int
     nv = kind >= 4 ? 3 : 1;
     t = (float *)malloc(reps * sizeof(float));
     if (!t) { e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "ntt bench"); goto fail; }
-    CZ_CK(cudaMalloc(&buf, nv * n * sizeof(fr_t)));
+    CZ_CK(cz__vram_malloc(&buf, nv * n * sizeof(fr_t)));
     k_fill<<<grid_for(nv * n), 256>>>(buf, (uint32_t)(nv * n), 12345);
     CZ_CK_LAUNCH();
     CZ_CK(cudaEventCreate(&ev0));
@@ -709,7 +709,7 @@ extern "C" cz_err cz_cuda_ntt_bench(int log_n, uint64_t generator, int kind, int
 fail:
     if (ev0) cudaEventDestroy(ev0);
     if (ev1) cudaEventDestroy(ev1);
-    if (buf) cudaFree(buf);
+    if (buf) cz__vram_free(buf);
     free(t);
     cz_cuda_ntt_domain_destroy(d);
     return e;

@@ -151,7 +151,7 @@ static void free_mat(dmat *m)
 {
     void *p[] = {m->row_ptr, m->col, m->cidx, m->coefs, m->long_rows, m->long_first, m->seg, m->partial};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
-        if (p[i]) cudaFree(p[i]);
+        if (p[i]) cz__vram_free(p[i]);
     memset(m, 0, sizeof *m);
 }
 
@@ -175,10 +175,10 @@ static cz_err plan_mat(dmat *dm, const uint64_t *row_ptr, char *msg, size_t msgl
     dm->n_long = (uint32_t)rows.size();
     dm->n_seg = (uint32_t)(seg.size() / 2);
     if (dm->n_long) {
-        CZ_CK(cudaMalloc(&dm->long_rows, rows.size() * 4));
-        CZ_CK(cudaMalloc(&dm->long_first, first.size() * 4));
-        CZ_CK(cudaMalloc(&dm->seg, seg.size() * 8));
-        CZ_CK(cudaMalloc(&dm->partial, (size_t)dm->n_seg * sizeof(fr_t)));
+        CZ_CK(cz__vram_malloc(&dm->long_rows, rows.size() * 4));
+        CZ_CK(cz__vram_malloc(&dm->long_first, first.size() * 4));
+        CZ_CK(cz__vram_malloc(&dm->seg, seg.size() * 8));
+        CZ_CK(cz__vram_malloc(&dm->partial, (size_t)dm->n_seg * sizeof(fr_t)));
         CZ_CK(cudaMemcpy(dm->long_rows, rows.data(), rows.size() * 4, cudaMemcpyHostToDevice));
         CZ_CK(cudaMemcpy(dm->long_first, first.data(), first.size() * 4, cudaMemcpyHostToDevice));
         CZ_CK(cudaMemcpy(dm->seg, seg.data(), seg.size() * 8, cudaMemcpyHostToDevice));
@@ -215,10 +215,10 @@ extern "C" cz_err cz_cuda_spmv_create(cz_cuda_spmv **out, const cz_r1cs *r, char
             e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda spmv: matrix %d malformed", k);
             goto fail;
         }
-        CZ_CK(cudaMalloc(&dm->row_ptr, (dm->n_rows + 1) * 8));
-        CZ_CK(cudaMalloc(&dm->col, (c->nnz ? c->nnz : 1) * 4));
-        CZ_CK(cudaMalloc(&dm->cidx, (c->nnz ? c->nnz : 1) * dm->cb));
-        CZ_CK(cudaMalloc(&dm->coefs, (c->n_coefs ? c->n_coefs : 1) * sizeof(fr_t)));
+        CZ_CK(cz__vram_malloc(&dm->row_ptr, (dm->n_rows + 1) * 8));
+        CZ_CK(cz__vram_malloc(&dm->col, (c->nnz ? c->nnz : 1) * 4));
+        CZ_CK(cz__vram_malloc(&dm->cidx, (c->nnz ? c->nnz : 1) * dm->cb));
+        CZ_CK(cz__vram_malloc(&dm->coefs, (c->n_coefs ? c->n_coefs : 1) * sizeof(fr_t)));
         CZ_CK(cudaMemcpy(dm->row_ptr, c->row_ptr, (dm->n_rows + 1) * 8, cudaMemcpyHostToDevice));
         if (c->nnz) {
             CZ_CK(cudaMemcpy(dm->col, c->col, c->nnz * 4, cudaMemcpyHostToDevice));
@@ -333,7 +333,7 @@ extern "C" cz_err cz_cuda_spmv_bench_gathers(int log_rows, int reps, double *ms,
     std::vector<float> t;
     if (!s || !rp) { e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "spmv bench"); goto fail; }
     if (reps < 1) reps = 1;
-    CZ_CK(cudaMalloc(&d_nrand, sizeof *d_nrand));
+    CZ_CK(cz__vram_malloc(&d_nrand, sizeof *d_nrand));
     CZ_CK(cudaMemset(d_nrand, 0, sizeof *d_nrand));
     s->n_vars = s->n_rows = n;
     s->gather = gather_knob();
@@ -345,10 +345,10 @@ extern "C" cz_err cz_cuda_spmv_bench_gathers(int log_rows, int reps, double *ms,
         dm->nnz = rp[n];
         dm->cb = 1;
         nnz_total += dm->nnz;
-        CZ_CK(cudaMalloc(&dm->row_ptr, (n + 1) * 8));
-        CZ_CK(cudaMalloc(&dm->col, dm->nnz * 4));
-        CZ_CK(cudaMalloc(&dm->cidx, dm->nnz));
-        CZ_CK(cudaMalloc(&dm->coefs, 64 * sizeof(fr_t)));
+        CZ_CK(cz__vram_malloc(&dm->row_ptr, (n + 1) * 8));
+        CZ_CK(cz__vram_malloc(&dm->col, dm->nnz * 4));
+        CZ_CK(cz__vram_malloc(&dm->cidx, dm->nnz));
+        CZ_CK(cz__vram_malloc(&dm->coefs, 64 * sizeof(fr_t)));
         CZ_CK(cudaMemcpy(dm->row_ptr, rp, (n + 1) * 8, cudaMemcpyHostToDevice));
         k_gen<<<grid_rows(n), 256>>>(n, dm->row_ptr, dm->col, (uint8_t *)dm->cidx, 77u + k, d_nrand);
         CZ_CK_LAUNCH();
@@ -356,8 +356,8 @@ extern "C" cz_err cz_cuda_spmv_bench_gathers(int log_rows, int reps, double *ms,
         CZ_CK_LAUNCH();
         if ((e = plan_mat(dm, rp, msg, msglen))) goto fail;
     }
-    CZ_CK(cudaMalloc(&w, n * sizeof(fr_t)));
-    CZ_CK(cudaMalloc(&out, 3 * n * sizeof(fr_t)));
+    CZ_CK(cz__vram_malloc(&w, n * sizeof(fr_t)));
+    CZ_CK(cz__vram_malloc(&out, 3 * n * sizeof(fr_t)));
     k_fill_w<<<grid_rows(n), 256>>>(w, n, 4242);
     CZ_CK_LAUNCH();
     CZ_CK(cudaEventCreate(&ev0));
@@ -379,11 +379,11 @@ extern "C" cz_err cz_cuda_spmv_bench_gathers(int log_rows, int reps, double *ms,
     CZ_CK(cudaMemcpy(&n_random, d_nrand, sizeof n_random, cudaMemcpyDeviceToHost));
     *gather_bytes = (double)n_random * 32;
 fail:
-    if (d_nrand) cudaFree(d_nrand);
+    if (d_nrand) cz__vram_free(d_nrand);
     if (ev0) cudaEventDestroy(ev0);
     if (ev1) cudaEventDestroy(ev1);
-    if (w) cudaFree(w);
-    if (out) cudaFree(out);
+    if (w) cz__vram_free(w);
+    if (out) cz__vram_free(out);
     cz_cuda_spmv_destroy(s);
     free(rp);
     return e;

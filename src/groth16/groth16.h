@@ -52,8 +52,16 @@ void cz_groth16_pk_free(cz_groth16_pk *pk);
 
 /* ---- proving (prover.c) ---- */
 typedef struct {
-    /* msm_hl_ms: the H and L (bellperson) / C (zkey) MSMs, summed in one run */
+    /* msm_hl_ms: the H and L (bellperson) / C (zkey) MSMs, summed in one run
+     * on the CPU; a backend that runs them apart (CUDA) fills msm_h_ms and
+     * msm_l_ms too, and msm_hl_ms is their sum. upload_ms and h2d_bytes: the
+     * witness's trip to the device (0 on the CPU). on_cpu: 1 when a CUDA
+     * backend proved this partition on the CPU (it did not fit, or a CUDA
+     * error) */
     double spmv_ms, ntt_ms, msm_hl_ms, msm_a_ms, msm_b1_ms, msm_b2_ms, total_ms;
+    double upload_ms, msm_h_ms, msm_l_ms;
+    uint64_t h2d_bytes;
+    int on_cpu;
 } cz_groth16_timings;
 
 /* Checks that pk fits cs (every query length), then proves with the full

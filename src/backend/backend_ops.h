@@ -1,0 +1,43 @@
+/* backend_ops.h — the table a device backend fills for backend.c (internal).
+ *
+ * backend.c owns what every backend shares (keys' reference counts, the
+ * worker's CPU pool, the CPU fallback, statistics); a device backend
+ * provides these operations. The CUDA build defines cz__be_cuda_ops
+ * (src/cuda/backend_cuda.cu); a build without it leaves the weak reference
+ * NULL and CZ_BACKEND_CUDA reports that it was not built. */
+#ifndef CZ_BACKEND_BACKEND_OPS_H
+#define CZ_BACKEND_BACKEND_OPS_H
+
+#include "backend/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int (*device_count)(void);
+    /* name: "cuda:0 (NVIDIA H200)" */
+    cz_err (*open)(void **self, const cz_backend_opts *o, char *name, size_t namelen, char *msg, size_t msglen);
+    void (*close)(void *self);
+    /* *bytes: device bytes held; CZ_ERR_NOMEM: does not fit (backend.c then
+     * proves the circuit on the CPU) */
+    cz_err (*load)(void *self, const cz_be_circuit *c, void **key, uint64_t *bytes, char *msg, size_t msglen);
+    void (*unload)(void *self, void *key);
+    cz_err (*worker_create)(void *self, void **w, char *msg, size_t msglen);
+    void (*worker_destroy)(void *w);
+    cz_fr *(*worker_buffer)(void *w, size_t n);
+    /* CZ_ERR_NOMEM or CZ_ERR_DEVICE: backend.c retries on the CPU (when the
+     * host key is there); the device backend has freed what this partition
+     * held and keeps serving */
+    cz_err (*prove)(void *w, void *key, const cz_fr *wit, const cz_fr *r, const cz_fr *s, cz_groth16_proof *out,
+                    cz_groth16_timings *t, char *msg, size_t msglen);
+    void (*vram)(void *self, uint64_t *budget, uint64_t *used, uint64_t *peak);
+} cz_be_ops;
+
+const cz_be_ops *cz__be_cuda_ops(void) __attribute__((weak));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

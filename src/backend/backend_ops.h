@@ -34,7 +34,11 @@ typedef struct {
     void (*vram)(void *self, uint64_t *budget, uint64_t *used, uint64_t *peak);
 } cz_be_ops;
 
+#ifdef __CUDACC__
+const cz_be_ops *cz__be_cuda_ops(void); /* the definition (backend_cuda.cu) */
+#else
 const cz_be_ops *cz__be_cuda_ops(void) __attribute__((weak));
+#endif
 
 #ifdef __cplusplus
 }

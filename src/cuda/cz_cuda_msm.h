@@ -48,6 +48,10 @@ cz_err cz_cuda_msm_g1(cz_cuda_msm *ctx, cz_g1_jac *out, const cz_g1_aff *dev_bas
 cz_err cz_cuda_msm_g2(cz_cuda_msm *ctx, cz_g2_jac *out, const cz_g2_aff *dev_bases, const cz_fr *scalars,
                       size_t n, int scalars_mont, const uint64_t *density, char *msg, size_t msglen);
 
+/* the context's stream (a cudaStream_t): callers queue their own work on it
+ * to run in order with the MSMs (the partition prover does) */
+void *cz__cuda_msm_stream(cz_cuda_msm *ctx);
+
 /* Internal, for tests and benchmarks: force the window width (2..21; 0 =
  * automatic) and the most (scalar, window) entries sorted at once (0 =
  * automatic; small values force several window groups) of later calls on

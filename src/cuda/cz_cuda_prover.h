@@ -13,13 +13,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "ec/ec.h"
-#include "groth16/groth16.h"
-#include "util/err.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#include "ec/ec.h"
+#include "groth16/groth16.h"
+#include "util/err.h"
 
 typedef struct cz_cuda_pk_dev {
     int device;

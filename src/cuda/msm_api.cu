@@ -77,6 +77,8 @@ extern "C" void cz_cuda_msm_free(cz_cuda_msm *ctx, void *dev)
     cudaGetLastError();
 }
 
+extern "C" void *cz__cuda_msm_stream(cz_cuda_msm *ctx) { return (void *)ctx->stream; }
+
 extern "C" void cz__cuda_msm_config(cz_cuda_msm *ctx, int window_bits, size_t max_entries)
 {
     ctx->cfg_window = window_bits >= 2 && window_bits <= MAX_WINDOW ? window_bits : 0;

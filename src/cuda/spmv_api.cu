@@ -215,6 +215,7 @@ extern "C" cz_err cz_cuda_spmv_create(cz_cuda_spmv **out, const cz_r1cs *r, char
             e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda spmv: matrix %d malformed", k);
             goto fail;
         }
+        if (!c->nnz) continue; /* an empty matrix (a zkey's C): nothing resident, run writes zeros */
         CZ_CK(cz__vram_malloc(&dm->row_ptr, (dm->n_rows + 1) * 8));
         CZ_CK(cz__vram_malloc(&dm->col, (c->nnz ? c->nnz : 1) * 4));
         CZ_CK(cz__vram_malloc(&dm->cidx, (c->nnz ? c->nnz : 1) * dm->cb));
@@ -250,6 +251,10 @@ extern "C" cz_err cz_cuda_spmv_run(const cz_cuda_spmv *s, const void *d_w, void 
     for (int k = 0; k < 3; k++) {
         const dmat &m = s->m[k];
         if (!outs[k] || !m.n_rows) continue;
+        if (!m.nnz) {
+            CZ_CK(cudaMemsetAsync(outs[k], 0, m.n_rows * sizeof(fr_t), st));
+            continue;
+        }
         if (s->gather == 4) k_short_g<4><<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
         else if (s->gather == 2) k_short_g<2><<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
         else k_short<<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);

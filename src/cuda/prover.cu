@@ -1,0 +1,554 @@
+/* prover.cu — the whole Groth16 partition proof on one CUDA device: the
+ * device half of the CUDA backend (backend_cuda.cu fills backend_ops.h with
+ * these functions). Both provers of src/groth16 are done here, stage for
+ * stage, so the proofs are bit-identical to the CPU's for the same r, s:
+ *
+ *   bellperson (pk + cs):  a, b, c = A w, B w, C w  (+ the input rows
+ *       a[nc + i] = w_i); H as bellperson (cz_cuda_h_bellperson); MSMs
+ *       H (m - 1), L (aux), A (A density), B in G1 and G2 (B density)
+ *   snarkjs (zpk):  a, b = A w, B w over the zkey's rows; H as snarkjs
+ *       (cz_cuda_h_snarkjs); MSMs H (n), C (private), A, B1, B2 (all)
+ * then the five sums go to the host and cz_groth16_assemble makes the proof.
+ *
+ * DESIGN
+ * Objects: one dev_backend per device; dev_key per loaded circuit (its
+ * proving key converted once to device layout, its constraint system, the
+ * density bitmaps and the NTT domain, resident until unloaded); dev_worker
+ * per proving thread.
+ * Threads: each worker is driven by its own thread (the engine's proving
+ * worker, or a CLI); several workers share a device.
+ * Streams: each worker has an upload stream; the device has one compute
+ * stream (the MSM context's), used only under the kernel lock.
+ * Lock: kernel_mu, one per device, held from the first kernel of a
+ * partition to the last MSM sum read back. The upload of a witness runs
+ * outside it on the worker's upload stream, so the next partition's witness
+ * crosses PCIe while the current one is being proved; the compute stream
+ * waits for it on an event. Nothing else is locked here (the budget
+ * allocator's own mutex is taken and dropped inside each allocation).
+ *
+ * VRAM lifecycle of one partition:
+ *   resident (per key, from load to unload): the five query arrays (or the
+ *       zkey's), the CSR matrices, two density bitmaps, the NTT tables;
+ *   per worker (kept between partitions, grown when a larger circuit comes):
+ *       the witness d_w (n_vars values);
+ *   per device, under the kernel lock (kept, grown): a, b, c (3 x domain)
+ *       and the MSM scratch (its context's two buffers);
+ *   host side per worker: a pinned witness buffer (cz_be_worker_buffer)
+ *       and two pinned staging buffers for witnesses in pageable memory,
+ *       allocated once.
+ * After a CUDA error the worker's and the device's scratch are freed (the
+ * next partition allocates them again) and the error is returned, so
+ * backend.c proves that partition on the CPU and the device keeps serving.
+ * No device-global call is made per partition: no cudaDeviceSynchronize,
+ * no cudaMemGetInfo; streams and events only. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+extern "C" { /* the C layers below, with C linkage */
+#include "groth16/groth16.h"
+#include "r1cs/r1cs.h"
+#include "util/mapguard.h"
+}
+#include "cuda/cuda_util.cuh"
+#include "cuda/cz_cuda_msm.h"
+#include "cuda/cz_cuda_ntt.h"
+#include "cuda/cz_cuda_prover.h"
+#include "cuda/cz_cuda_spmv.h"
+#include "cuda/cz_cuda_vram.h"
+#include "cuda/prover_impl.h"
+
+#define STAGE_BYTES ((size_t)32 << 20) /* each of the two pinned staging buffers */
+
+static double wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+struct dev_backend {
+    int device;
+    pthread_mutex_t kernel_mu;
+    cz_cuda_msm *msm;   /* its stream is the compute stream; NULL until used */
+    void *d_abc;        /* 3 x domain Fr */
+    size_t abc_cap;
+    cudaEvent_t ev[8];  /* compute-stage marks */
+    int have_ev;
+};
+
+enum { EV_START, EV_SPMV, EV_NTT, EV_H, EV_L, EV_A, EV_B1, EV_B2 };
+
+struct dev_key {
+    int zkey;
+    int adopted;             /* pk came from outside (not freed here) */
+    cz_cuda_pk_dev pk;       /* bellperson */
+    cz_g1_aff *za, *zb1, *zc, *zh; /* zkey */
+    cz_g2_aff *zb2;
+    const cz_groth16_vk *vk;
+    cz_cuda_spmv *spmv;
+    uint64_t *d_da, *d_db;   /* bellperson densities */
+    cz_cuda_ntt_domain *dom;
+    uint64_t n_vars, n_inputs, n_constraints;
+    size_t m;                /* domain size */
+    uint64_t bytes;
+};
+
+struct dev_worker {
+    dev_backend *b;
+    cudaStream_t up;
+    cudaEvent_t up0, up1;
+    void *d_w;
+    size_t w_cap;
+    cz_fr *pinned;
+    size_t pinned_n;
+    void *stage[2];
+    cudaEvent_t stage_ev[2];
+};
+
+/* ------------------------------------------------------------ the device */
+
+int cz__cuda_prover_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, size_t namelen, char *msg,
+                            size_t msglen)
+{
+    cz_err e = CZ_OK;
+    *self = NULL;
+    int n = cz__cuda_prover_device_count();
+    if (o->device < 0 || o->device >= n)
+        return cz_fail(CZ_ERR_DEVICE, msg, msglen, "backend cuda: no device %d (%d found)", o->device, n);
+    dev_backend *b = (dev_backend *)calloc(1, sizeof *b);
+    if (!b) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    b->device = o->device;
+    pthread_mutex_init(&b->kernel_mu, NULL);
+    cudaDeviceProp prop;
+    uint64_t budget = 0;
+    CZ_CK(cudaSetDevice(b->device));
+    CZ_CK(cudaGetDeviceProperties(&prop, b->device));
+    if ((e = cz_cuda_vram_init(b->device, o->vram_margin, &budget, msg, msglen))) goto fail;
+    snprintf(name, namelen, "cuda:%d (%s)", b->device, prop.name);
+    *self = b;
+    return CZ_OK;
+fail:
+    pthread_mutex_destroy(&b->kernel_mu);
+    free(b);
+    return e;
+}
+
+static void free_scratch(dev_backend *b)
+{
+    cz__vram_free(b->d_abc);
+    b->d_abc = NULL;
+    b->abc_cap = 0;
+    if (b->msm) cz_cuda_msm_destroy(b->msm);
+    b->msm = NULL;
+    if (b->have_ev)
+        for (int i = 0; i < 8; i++) cudaEventDestroy(b->ev[i]);
+    b->have_ev = 0;
+    cudaGetLastError();
+}
+
+void cz__cuda_prover_close(void *self)
+{
+    dev_backend *b = (dev_backend *)self;
+    if (!b) return;
+    cudaSetDevice(b->device);
+    free_scratch(b);
+    pthread_mutex_destroy(&b->kernel_mu);
+    free(b);
+}
+
+void cz__cuda_prover_vram(void *self, uint64_t *budget, uint64_t *used, uint64_t *peak)
+{
+    dev_backend *b = (dev_backend *)self;
+    cz_cuda_vram_stats(b->device, budget, used, peak);
+}
+
+/* ------------------------------------------------------------------ keys */
+
+static void key_free(dev_backend *b, dev_key *k)
+{
+    if (!k) return;
+    cudaSetDevice(b->device);
+    if (!k->adopted) cz_cuda_pk_dev_free(&k->pk);
+    void *p[] = {k->za, k->zb1, k->zc, k->zh, k->zb2, k->d_da, k->d_db};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) cz__vram_free(p[i]);
+    if (k->spmv) cz_cuda_spmv_destroy(k->spmv);
+    if (k->dom) cz_cuda_ntt_domain_destroy(k->dom);
+    cudaGetLastError();
+    free(k);
+}
+
+void cz__cuda_prover_unload(void *self, void *key) { key_free((dev_backend *)self, (dev_key *)key); }
+
+template <class T> static cz_err upload(T **dst, const T *src, size_t n, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    CZ_CK(cz__vram_malloc(dst, (n ? n : 1) * sizeof(T)));
+    if (n) CZ_CK(cudaMemcpy(*dst, src, n * sizeof(T), cudaMemcpyHostToDevice));
+fail:
+    return e;
+}
+
+static uint64_t csr_bytes(const cz_r1cs *cs)
+{
+    uint64_t b = 0;
+    for (int k = 0; k < 3; k++) {
+        const cz_csr *c = &cs->m[k];
+        if (c->nnz) b += (c->n_rows + 1) * 8 + c->nnz * (4 + c->cidx_bytes) + (uint64_t)c->n_coefs * sizeof(cz_fr);
+    }
+    return b;
+}
+
+static int log2_domain(uint64_t need)
+{
+    int k = 0;
+    while (((uint64_t)1 << k) < need) k++;
+    return k;
+}
+
+cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint64_t *bytes, char *msg,
+                            size_t msglen)
+{
+    dev_backend *b = (dev_backend *)self;
+    cz_err e = CZ_OK;
+    uint64_t *bits = NULL;
+    *key = NULL;
+    *bytes = 0;
+    dev_key *k = (dev_key *)calloc(1, sizeof *k);
+    if (!k) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    CZ_CK(cudaSetDevice(b->device));
+    if (c->zpk) {
+        const cz_groth16_zpk *z = c->zpk;
+        k->zkey = 1;
+        k->vk = &z->vk;
+        k->n_vars = z->n_vars;
+        k->n_inputs = z->n_public + 1;
+        k->n_constraints = z->qap.n_constraints;
+        if (z->log_domain < 1 || z->log_domain > 30) {
+            e = cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "backend cuda: zkey domain 2^%d not supported", z->log_domain);
+            goto fail;
+        }
+        k->m = (size_t)1 << z->log_domain;
+        if (z->qap.n_constraints != k->m || z->qap.n_vars != z->n_vars || z->qap.n_inputs != k->n_inputs ||
+            z->vk.n_ic != k->n_inputs || k->n_inputs > z->n_vars) {
+            e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "inconsistent zkey proving key");
+            goto fail;
+        }
+        if ((e = upload(&k->za, z->a, z->n_vars, msg, msglen)) || (e = upload(&k->zb1, z->b_g1, z->n_vars, msg, msglen)) ||
+            (e = upload(&k->zb2, z->b_g2, z->n_vars, msg, msglen)) ||
+            (e = upload(&k->zc, z->c, z->n_vars - k->n_inputs, msg, msglen)) ||
+            (e = upload(&k->zh, z->h, k->m, msg, msglen)))
+            goto fail;
+        k->bytes = (3 * z->n_vars - k->n_inputs + k->m) * sizeof(cz_g1_aff) + z->n_vars * sizeof(cz_g2_aff);
+        if ((e = cz_cuda_spmv_create(&k->spmv, &z->qap, msg, msglen))) goto fail;
+        k->bytes += csr_bytes(&z->qap);
+        if ((e = cz_cuda_ntt_domain_create(&k->dom, z->log_domain, 5, msg, msglen))) goto fail;
+        {   /* a zkey is mapped: a file truncated under us was read as zeros */
+            const void *mapped[] = {z->h, z->c, z->a, z->b_g1, z->b_g2};
+            for (size_t i = 0; i < sizeof mapped / sizeof mapped[0]; i++)
+                if (cz_mapguard_check(mapped[i], msg, msglen)) { e = CZ_ERR_IO; goto fail; }
+        }
+    } else {
+        const cz_r1cs *cs = c->cs;
+        const cz_groth16_pk *pk = c->pk;
+        k->vk = &pk->vk;
+        k->n_vars = cs->n_vars;
+        k->n_inputs = cs->n_inputs;
+        k->n_constraints = cs->n_constraints;
+        int log_m = log2_domain(cs->n_constraints + cs->n_inputs);
+        if (log_m > 30) {
+            e = cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "backend cuda: domain 2^%d not supported", log_m);
+            goto fail;
+        }
+        k->m = (size_t)1 << log_m;
+        size_t words = (cs->n_vars + 63) / 64;
+        bits = (uint64_t *)calloc(2 * (words ? words : 1), 8);
+        if (!bits) {
+            e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of host memory");
+            goto fail;
+        }
+        uint64_t na = cz_groth16_density_a(cs, bits), nb = cz_r1cs_density(cs, CZ_B, bits + words);
+        uint64_t n_aux = cs->n_vars - cs->n_inputs;
+        const cz_cuda_pk_dev *dp = (const cz_cuda_pk_dev *)c->dev_pk;
+        size_t kh = dp ? dp->n_h : pk->n_h, kl = dp ? dp->n_l : pk->n_l, ka = dp ? dp->n_a : pk->n_a,
+               kb1 = dp ? dp->n_b_g1 : pk->n_b_g1, kb2 = dp ? dp->n_b_g2 : pk->n_b_g2;
+        if (pk->vk.n_ic != cs->n_inputs || kl != n_aux || kh != k->m - 1 || ka != na || kb1 != nb || kb2 != nb) {
+            e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen,
+                        "proving key does not fit the constraint system: key has ic=%zu h=%zu l=%zu a=%zu b=%zu/%zu, "
+                        "circuit needs ic=%llu h=%zu l=%llu a=%llu b=%llu",
+                        pk->vk.n_ic, kh, kl, ka, kb1, kb2, (unsigned long long)cs->n_inputs, k->m - 1,
+                        (unsigned long long)n_aux, (unsigned long long)na, (unsigned long long)nb);
+            goto fail;
+        }
+        if (dp) {
+            if (dp->device != b->device) {
+                e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "backend cuda: the key is on device %d, not %d",
+                            dp->device, b->device);
+                goto fail;
+            }
+            k->pk = *dp;
+            k->adopted = 1;
+        } else if ((e = cz_cuda_pk_dev_upload(&k->pk, pk, b->device, msg, msglen))) {
+            goto fail;
+        }
+        k->bytes = cz_cuda_pk_dev_bytes(&k->pk);
+        if ((e = upload(&k->d_da, bits, words, msg, msglen)) || (e = upload(&k->d_db, bits + words, words, msg, msglen)))
+            goto fail;
+        k->bytes += 2 * words * 8;
+        if ((e = cz_cuda_spmv_create(&k->spmv, cs, msg, msglen))) goto fail;
+        k->bytes += csr_bytes(cs);
+        if ((e = cz_cuda_ntt_domain_create(&k->dom, log_m, cs->ntt_generator ? cs->ntt_generator : 7, msg, msglen)))
+            goto fail;
+        const void *mapped[] = {pk->map, cs->map};
+        for (size_t i = 0; i < sizeof mapped / sizeof mapped[0]; i++)
+            if (cz_mapguard_check(mapped[i], msg, msglen)) { e = CZ_ERR_IO; goto fail; }
+    }
+    k->bytes += 2 * k->m * sizeof(cz_fr); /* NTT tables, about */
+    free(bits);
+    *key = k;
+    *bytes = k->bytes;
+    return CZ_OK;
+fail:
+    free(bits);
+    key_free(b, k);
+    return e;
+}
+
+/* --------------------------------------------------------------- workers */
+
+cz_err cz__cuda_prover_worker_create(void *self, void **out, char *msg, size_t msglen)
+{
+    dev_backend *b = (dev_backend *)self;
+    cz_err e = CZ_OK;
+    *out = NULL;
+    dev_worker *w = (dev_worker *)calloc(1, sizeof *w);
+    if (!w) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    w->b = b;
+    CZ_CK(cudaSetDevice(b->device));
+    CZ_CK(cudaStreamCreateWithFlags(&w->up, cudaStreamNonBlocking));
+    CZ_CK(cudaEventCreate(&w->up0));
+    CZ_CK(cudaEventCreate(&w->up1));
+    for (int i = 0; i < 2; i++) {
+        CZ_CK(cudaHostAlloc(&w->stage[i], STAGE_BYTES, cudaHostAllocDefault));
+        CZ_CK(cudaEventCreateWithFlags(&w->stage_ev[i], cudaEventDisableTiming));
+    }
+    *out = w;
+    return CZ_OK;
+fail:
+    cz__cuda_prover_worker_destroy(w);
+    return e;
+}
+
+void cz__cuda_prover_worker_destroy(void *wp)
+{
+    dev_worker *w = (dev_worker *)wp;
+    if (!w) return;
+    cudaSetDevice(w->b->device);
+    if (w->up) cudaStreamSynchronize(w->up);
+    cz__vram_free(w->d_w);
+    if (w->pinned) cudaFreeHost(w->pinned);
+    for (int i = 0; i < 2; i++) {
+        if (w->stage[i]) cudaFreeHost(w->stage[i]);
+        if (w->stage_ev[i]) cudaEventDestroy(w->stage_ev[i]);
+    }
+    if (w->up0) cudaEventDestroy(w->up0);
+    if (w->up1) cudaEventDestroy(w->up1);
+    if (w->up) cudaStreamDestroy(w->up);
+    cudaGetLastError();
+    free(w);
+}
+
+cz_fr *cz__cuda_prover_worker_buffer(void *wp, size_t n)
+{
+    dev_worker *w = (dev_worker *)wp;
+    if (w->pinned && n <= w->pinned_n) return w->pinned;
+    cudaSetDevice(w->b->device);
+    if (w->pinned) {
+        cudaStreamSynchronize(w->up); /* an upload may still read it */
+        cudaFreeHost(w->pinned);
+    }
+    w->pinned = NULL;
+    w->pinned_n = 0;
+    if (cudaHostAlloc((void **)&w->pinned, (n ? n : 1) * sizeof(cz_fr), cudaHostAllocDefault) != cudaSuccess) {
+        cudaGetLastError();
+        w->pinned = NULL;
+        return NULL;
+    }
+    w->pinned_n = n;
+    return w->pinned;
+}
+
+/* the witness to the device on the worker's upload stream; up1 is recorded
+ * when it has landed. A witness in the pinned buffer goes in one copy; one
+ * in pageable memory through the two staging buffers, the host copying one
+ * chunk while the other crosses. */
+static cz_err upload_witness(dev_worker *w, const cz_fr *wit, size_t n, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    size_t bytes = n * sizeof(cz_fr);
+    if (w->w_cap < bytes) {
+        cz__vram_free(w->d_w);
+        w->d_w = NULL;
+        w->w_cap = 0;
+        CZ_CK(cz__vram_malloc(&w->d_w, bytes ? bytes : 1));
+        w->w_cap = bytes;
+    }
+    CZ_CK(cudaEventRecord(w->up0, w->up));
+    if (w->pinned && wit >= w->pinned && wit + n <= w->pinned + w->pinned_n) {
+        CZ_CK(cudaMemcpyAsync(w->d_w, wit, bytes, cudaMemcpyHostToDevice, w->up));
+    } else {
+        const char *src = (const char *)wit;
+        int used[2] = {0, 0};
+        for (size_t off = 0, i = 0; off < bytes; off += STAGE_BYTES, i ^= 1) {
+            size_t len = bytes - off < STAGE_BYTES ? bytes - off : STAGE_BYTES;
+            if (used[i]) CZ_CK(cudaEventSynchronize(w->stage_ev[i]));
+            memcpy(w->stage[i], src + off, len);
+            CZ_CK(cudaMemcpyAsync((char *)w->d_w + off, w->stage[i], len, cudaMemcpyHostToDevice, w->up));
+            CZ_CK(cudaEventRecord(w->stage_ev[i], w->up));
+            used[i] = 1;
+        }
+    }
+    CZ_CK(cudaEventRecord(w->up1, w->up));
+fail:
+    return e;
+}
+
+/* ---------------------------------------------------------------- proving */
+
+static float elapsed(cudaEvent_t a, cudaEvent_t b)
+{
+    float ms = 0;
+    if (cudaEventElapsedTime(&ms, a, b) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return ms;
+}
+
+cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr *r, const cz_fr *s,
+                             cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
+{
+    dev_worker *w = (dev_worker *)wp;
+    dev_key *k = (dev_key *)keyp;
+    dev_backend *b = w->b;
+    cz_err e = CZ_OK;
+    double t0 = wall_ms();
+    int locked = 0;
+    cudaStream_t st = NULL;
+    cz_g1_jac h_acc, l_acc, a_acc, b1_acc;
+    cz_g2_jac b2_acc;
+    size_t m = k->m, nv = k->n_vars, ni = k->n_inputs;
+    memset(t, 0, sizeof *t);
+    if (!cz_fr_is_one(&wit[0])) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "witness[0] must be 1");
+    CZ_CK(cudaSetDevice(b->device));
+
+    /* outside the kernel lock: the witness crosses PCIe */
+    if ((e = upload_witness(w, wit, nv, msg, msglen))) goto fail;
+    t->h2d_bytes = nv * sizeof(cz_fr);
+
+    pthread_mutex_lock(&b->kernel_mu);
+    locked = 1;
+    if (!b->msm && (e = cz_cuda_msm_create(&b->msm, b->device, msg, msglen))) goto fail;
+    if (!b->have_ev) {
+        for (int i = 0; i < 8; i++) CZ_CK(cudaEventCreate(&b->ev[i]));
+        b->have_ev = 1;
+    }
+    st = (cudaStream_t)cz__cuda_msm_stream(b->msm);
+    if (b->abc_cap < 3 * m * sizeof(cz_fr)) {
+        cz__vram_free(b->d_abc);
+        b->d_abc = NULL;
+        b->abc_cap = 0;
+        CZ_CK(cz__vram_malloc(&b->d_abc, 3 * m * sizeof(cz_fr)));
+        b->abc_cap = 3 * m * sizeof(cz_fr);
+    }
+    {
+        cz_fr *da = (cz_fr *)b->d_abc, *db = da + m, *dc = db + m;
+        const cz_fr *dw = (const cz_fr *)w->d_w;
+        CZ_CK(cudaStreamWaitEvent(st, w->up1, 0));
+        CZ_CK(cudaEventRecord(b->ev[EV_START], st));
+        if (!k->zkey) {
+            uint64_t nc = k->n_constraints;
+            if ((e = cz_cuda_spmv_run(k->spmv, dw, da, db, dc, st, msg, msglen))) goto fail;
+            /* the input rows input_i * 0 = 0, then zeros to the domain's end */
+            CZ_CK(cudaMemcpyAsync(da + nc, dw, ni * sizeof(cz_fr), cudaMemcpyDeviceToDevice, st));
+            if (m > nc + ni) CZ_CK(cudaMemsetAsync(da + nc + ni, 0, (m - nc - ni) * sizeof(cz_fr), st));
+            if (m > nc) {
+                CZ_CK(cudaMemsetAsync(db + nc, 0, (m - nc) * sizeof(cz_fr), st));
+                CZ_CK(cudaMemsetAsync(dc + nc, 0, (m - nc) * sizeof(cz_fr), st));
+            }
+            CZ_CK(cudaEventRecord(b->ev[EV_SPMV], st));
+            if ((e = cz_cuda_h_bellperson(k->dom, da, db, dc, st, msg, msglen))) goto fail;
+            CZ_CK(cudaEventRecord(b->ev[EV_NTT], st));
+            if ((e = cz_cuda_msm_g1(b->msm, &h_acc, k->pk.h, da, m - 1, 1, NULL, msg, msglen))) goto fail;
+            CZ_CK(cudaEventRecord(b->ev[EV_H], st));
+            if ((e = cz_cuda_msm_g1(b->msm, &l_acc, k->pk.l, dw + ni, nv - ni, 1, NULL, msg, msglen))) goto fail;
+            CZ_CK(cudaEventRecord(b->ev[EV_L], st));
+            if ((e = cz_cuda_msm_g1(b->msm, &a_acc, k->pk.a, dw, nv, 1, k->d_da, msg, msglen))) goto fail;
+            CZ_CK(cudaEventRecord(b->ev[EV_A], st));
+            if ((e = cz_cuda_msm_g1(b->msm, &b1_acc, k->pk.b_g1, dw, nv, 1, k->d_db, msg, msglen))) goto fail;
+            CZ_CK(cudaEventRecord(b->ev[EV_B1], st));
+            if ((e = cz_cuda_msm_g2(b->msm, &b2_acc, k->pk.b_g2, dw, nv, 1, k->d_db, msg, msglen))) goto fail;
+            CZ_CK(cudaEventRecord(b->ev[EV_B2], st));
+        } else {
+            if ((e = cz_cuda_spmv_run(k->spmv, dw, da, db, NULL, st, msg, msglen))) goto fail;
+            CZ_CK(cudaEventRecord(b->ev[EV_SPMV], st));
+            if ((e = cz_cuda_h_snarkjs(k->dom, da, db, dc, st, msg, msglen))) goto fail;
+            CZ_CK(cudaEventRecord(b->ev[EV_NTT], st));
+            if ((e = cz_cuda_msm_g1(b->msm, &h_acc, k->zh, da, m, 1, NULL, msg, msglen))) goto fail;
+            CZ_CK(cudaEventRecord(b->ev[EV_H], st));
+            if ((e = cz_cuda_msm_g1(b->msm, &l_acc, k->zc, dw + ni, nv - ni, 1, NULL, msg, msglen))) goto fail;
+            CZ_CK(cudaEventRecord(b->ev[EV_L], st));
+            if ((e = cz_cuda_msm_g1(b->msm, &a_acc, k->za, dw, nv, 1, NULL, msg, msglen))) goto fail;
+            CZ_CK(cudaEventRecord(b->ev[EV_A], st));
+            if ((e = cz_cuda_msm_g1(b->msm, &b1_acc, k->zb1, dw, nv, 1, NULL, msg, msglen))) goto fail;
+            CZ_CK(cudaEventRecord(b->ev[EV_B1], st));
+            if ((e = cz_cuda_msm_g2(b->msm, &b2_acc, k->zb2, dw, nv, 1, NULL, msg, msglen))) goto fail;
+            CZ_CK(cudaEventRecord(b->ev[EV_B2], st));
+        }
+        CZ_CK(cudaEventSynchronize(b->ev[EV_B2]));
+    }
+    t->upload_ms = elapsed(w->up0, w->up1);
+    t->spmv_ms = elapsed(b->ev[EV_START], b->ev[EV_SPMV]);
+    t->ntt_ms = elapsed(b->ev[EV_SPMV], b->ev[EV_NTT]);
+    t->msm_h_ms = elapsed(b->ev[EV_NTT], b->ev[EV_H]);
+    t->msm_l_ms = elapsed(b->ev[EV_H], b->ev[EV_L]);
+    t->msm_hl_ms = t->msm_h_ms + t->msm_l_ms;
+    t->msm_a_ms = elapsed(b->ev[EV_L], b->ev[EV_A]);
+    t->msm_b1_ms = elapsed(b->ev[EV_A], b->ev[EV_B1]);
+    t->msm_b2_ms = elapsed(b->ev[EV_B1], b->ev[EV_B2]);
+    pthread_mutex_unlock(&b->kernel_mu);
+    locked = 0;
+
+    cz_g1_add(&h_acc, &h_acc, &l_acc);
+    cz_groth16_assemble(out, k->vk, &a_acc, &b2_acc, &b1_acc, &h_acc, r, s);
+    t->total_ms = wall_ms() - t0;
+    return CZ_OK;
+fail:
+    /* whatever this partition held goes; the next one starts clean */
+    if (w->up) cudaStreamSynchronize(w->up);
+    cz__vram_free(w->d_w);
+    w->d_w = NULL;
+    w->w_cap = 0;
+    if (!locked) {
+        pthread_mutex_lock(&b->kernel_mu);
+        locked = 1;
+    }
+    if (st) cudaStreamSynchronize(st);
+    free_scratch(b);
+    pthread_mutex_unlock(&b->kernel_mu);
+    cudaGetLastError();
+    t->total_ms = wall_ms() - t0;
+    return e;
+}

@@ -33,6 +33,7 @@
 #include "util/pool.h"
 #include "util/rng.h"
 #if CZ_HAVE_CUDA
+#include "cuda/cz_cuda_prover.h"
 #include "cuda/cz_cuda_vram.h"
 #endif
 
@@ -268,17 +269,17 @@ static void case_injection(void)
     CHECK_MSG(fell >= 8, "only %d of %d injections hit a proof", fell, total);
     printf("test_cuda_prover: %d of %d injected failures hit a proof; each proved on the CPU, then the GPU "
            "served the next\n", fell, total);
-    /* an allocation failure while loading: the circuit is proved on the CPU */
+    /* an allocation failure while loading: the key is loaded streamed */
     cz_be_release(gpu, kg);
     cz_cuda_inject(2, 0);
     kg = NULL;
     CHECK(cz_be_load(gpu, &bc, &kg, msg, sizeof msg) == CZ_OK);
     cz_cuda_inject(0, 0);
-    if (kg) {
-        CHECK(cz_be_key_device_bytes(kg) == 0);
+    if (kg) { /* the whole key did not fit: its points are streamed */
+        CHECK(cz_be_key_device_bytes(kg) > 0);
         int on_cpu = -1;
         same_proof(kc, kg, wg, c.w, &c.pvk, c.cs.n_inputs - 1, "load failed", &on_cpu);
-        CHECK(on_cpu == 1);
+        CHECK(on_cpu == 0);
         cz_be_release(gpu, kg);
     }
     /* a budget too small for the key: the same */
@@ -297,6 +298,81 @@ static void case_injection(void)
             cz_be_release(gpu, kg);
         }
     }
+    cz_be_release(cpu, kc);
+    free_circ(&c);
+}
+
+/* the streamed mode: the points stay on the host and cross in chunks, at
+ * chunk sizes that cut the density bitmaps at many places; then a budget
+ * too small for the points but not for the rest picks it by itself */
+static void case_streamed(void)
+{
+    char msg[600], what[80];
+    for (int z = 0; z < 2; z++) {
+        circ c;
+        if (!make_circ(&c, 9000, 3, z ? 5 : 0, 313 + z, z)) return;
+        cz_be_circuit bc = {.pk = &c.pk, .cs = &c.cs}, zc = {.zpk = &c.zk.pk};
+        const cz_be_circuit *cc = z ? &zc : &bc;
+        cz_groth16_pvk zpvk;
+        if (z) CHECK(cz_groth16_prepare_vk(&zpvk, &c.zk.pk.vk) == CZ_OK);
+        cz_be_key *kc = NULL, *kg = NULL;
+        CHECK(cz_be_load(cpu, cc, &kc, msg, sizeof msg) == CZ_OK);
+        const size_t chunks[] = {64, 1000, 4096, 0};
+        for (size_t i = 0; i < sizeof chunks / sizeof *chunks; i++) {
+            cz__cuda_prover_stream_knob(1, chunks[i]);
+            kg = NULL;
+            CHECK_MSG(cz_be_load(gpu, cc, &kg, msg, sizeof msg) == CZ_OK, "%s", msg);
+            cz__cuda_prover_stream_knob(-1, chunks[i]);
+            if (!kg) continue;
+            snprintf(what, sizeof what, "%s streamed, chunk %zu", z ? "zkey" : "bellperson", chunks[i]);
+            int on_cpu = -1;
+            same_proof(kc, kg, wg, c.w, z ? &zpvk : &c.pvk, c.cs.n_inputs - 1, what, &on_cpu);
+            CHECK_MSG(on_cpu == 0, "%s: proved on the CPU", what);
+            cz_be_release(gpu, kg);
+        }
+        cz__cuda_prover_stream_knob(-1, 0);
+        cz_be_release(cpu, kc);
+        if (z) cz_groth16_pvk_free(&zpvk);
+        free_circ(&c);
+    }
+}
+
+/* a budget with room for everything but the points (and one chunk of
+ * them): the key is loaded streamed by itself */
+static void case_budget_stream(void)
+{
+    char msg[600];
+    circ c;
+    if (!make_circ(&c, (1 << 15) - 4, 3, 0, 4242, 0)) return;
+    cz_be_circuit bc = {.pk = &c.pk, .cs = &c.cs};
+    cz_be_key *kc = NULL, *kg = NULL;
+    CHECK(cz_be_load(cpu, &bc, &kc, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_be_load(gpu, &bc, &kg, msg, sizeof msg) == CZ_OK);
+    uint64_t full = kg ? cz_be_key_device_bytes(kg) : 0;
+    int on_cpu = -1;
+    if (kg) same_proof(kc, kg, wg, c.w, &c.pvk, c.cs.n_inputs - 1, "resident", &on_cpu);
+    cz_be_release(gpu, kg);
+    cz_be_stats s0, s1;
+    cz_be_get_stats(gpu, &s0);
+    cz__cuda_prover_stream_knob(-1, 4096);
+    cz__cuda_vram_set_budget(0, s0.vram_used + full * 6 / 10);
+    kg = NULL;
+    CHECK_MSG(cz_be_load(gpu, &bc, &kg, msg, sizeof msg) == CZ_OK, "%s", msg);
+    if (kg) {
+        uint64_t part = cz_be_key_device_bytes(kg);
+        CHECK_MSG(part > 0 && part < full / 2, "streamed key holds %llu of %llu bytes", (unsigned long long)part,
+                  (unsigned long long)full);
+        for (int i = 0; i < 2; i++) {
+            on_cpu = -1;
+            same_proof(kc, kg, wg, c.w, &c.pvk, c.cs.n_inputs - 1, "streamed by budget", &on_cpu);
+            CHECK_MSG(on_cpu == 0, "streamed by budget: proved on the CPU");
+        }
+        cz_be_get_stats(gpu, &s1);
+        CHECK(s1.vram_used <= s1.vram_budget);
+        cz_be_release(gpu, kg);
+    }
+    cz__cuda_vram_set_budget(0, s0.vram_budget);
+    cz__cuda_prover_stream_knob(-1, 0);
     cz_be_release(cpu, kc);
     free_circ(&c);
 }
@@ -397,6 +473,8 @@ int main(void)
     case_snarkjs_chain();
     case_residency();
     case_injection();
+    case_streamed();
+    case_budget_stream();
     case_threads();
 
     cz_be_stats st;

@@ -38,6 +38,13 @@ cz_err cz_cuda_pk_dev_download(cz_groth16_pk *pk, const cz_cuda_pk_dev *d, char 
 uint64_t cz_cuda_pk_dev_bytes(const cz_cuda_pk_dev *d);
 void cz_cuda_pk_dev_free(cz_cuda_pk_dev *d);
 
+/* Tests: force == 1 makes the CUDA backend load keys in the streamed mode
+ * (their points stay in host memory and go to the device chunk by chunk in
+ * every MSM, as when they do not fit the budget), -1 restores the default;
+ * chunk_points (rounded up to a multiple of 64; 0 = default 2^22) sets the
+ * chunk. */
+void cz__cuda_prover_stream_knob(int force, size_t chunk_points);
+
 #ifdef __cplusplus
 }
 #endif

@@ -71,6 +71,9 @@ static double wall_ms(void)
 
 struct dev_backend {
     int device;
+    int quiet;
+    void *d_stage;      /* streamed bases, one chunk (under the kernel lock) */
+    size_t stage_cap;
     pthread_mutex_t kernel_mu;
     cz_cuda_msm *msm;   /* its stream is the compute stream; NULL until used */
     void *d_abc;        /* 3 x domain Fr */
@@ -81,15 +84,28 @@ struct dev_backend {
 
 enum { EV_START, EV_SPMV, EV_NTT, EV_H, EV_L, EV_A, EV_B1, EV_B2 };
 
+/* one MSM's bases: resident (dev), or streamed from the host key (dev
+ * NULL) through the device's staging buffer */
+struct base_set {
+    const void *dev, *host;
+    size_t n;
+    int g2;
+    void *owned; /* a device copy this key frees */
+};
+
+enum { Q_H, Q_L, Q_A, Q_B1, Q_B2 }; /* Q_L: the zkey's C */
+
 struct dev_key {
     int zkey;
     int adopted;             /* pk came from outside (not freed here) */
-    cz_cuda_pk_dev pk;       /* bellperson */
-    cz_g1_aff *za, *zb1, *zc, *zh; /* zkey */
-    cz_g2_aff *zb2;
+    int streamed;            /* the bases stay on the host */
+    cz_cuda_pk_dev pk;       /* bellperson, resident */
+    base_set q[5];
     const cz_groth16_vk *vk;
     cz_cuda_spmv *spmv;
-    uint64_t *d_da, *d_db;   /* bellperson densities */
+    uint64_t *d_da, *d_db;   /* bellperson densities, on the device */
+    const uint64_t *h_da, *h_db; /* and on the host (chunk offsets) */
+    uint64_t *h_bits;
     cz_cuda_ntt_domain *dom;
     uint64_t n_vars, n_inputs, n_constraints;
     size_t m;                /* domain size */
@@ -131,6 +147,7 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
     dev_backend *b = (dev_backend *)calloc(1, sizeof *b);
     if (!b) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
     b->device = o->device;
+    b->quiet = o->quiet;
     pthread_mutex_init(&b->kernel_mu, NULL);
     cudaDeviceProp prop;
     uint64_t budget = 0;
@@ -153,6 +170,9 @@ static void free_scratch(dev_backend *b)
     b->abc_cap = 0;
     if (b->msm) cz_cuda_msm_destroy(b->msm);
     b->msm = NULL;
+    cz__vram_free(b->d_stage);
+    b->d_stage = NULL;
+    b->stage_cap = 0;
     if (b->have_ev)
         for (int i = 0; i < 8; i++) cudaEventDestroy(b->ev[i]);
     b->have_ev = 0;
@@ -182,8 +202,10 @@ static void key_free(dev_backend *b, dev_key *k)
     if (!k) return;
     cudaSetDevice(b->device);
     if (!k->adopted) cz_cuda_pk_dev_free(&k->pk);
-    void *p[] = {k->za, k->zb1, k->zc, k->zh, k->zb2, k->d_da, k->d_db};
-    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) cz__vram_free(p[i]);
+    for (int i = 0; i < 5; i++) cz__vram_free(k->q[i].owned);
+    cz__vram_free(k->d_da);
+    cz__vram_free(k->d_db);
+    free(k->h_bits);
     if (k->spmv) cz_cuda_spmv_destroy(k->spmv);
     if (k->dom) cz_cuda_ntt_domain_destroy(k->dom);
     cudaGetLastError();
@@ -218,16 +240,33 @@ static int log2_domain(uint64_t need)
     return k;
 }
 
-cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint64_t *bytes, char *msg,
-                            size_t msglen)
+/* streaming knobs (tests): force the streamed mode; points per chunk */
+static int knob_stream = -1;
+static size_t knob_chunk = 0;
+
+extern "C" void cz__cuda_prover_stream_knob(int force, size_t chunk_points)
 {
-    dev_backend *b = (dev_backend *)self;
+    knob_stream = force;
+    knob_chunk = chunk_points;
+}
+
+static void set_q(base_set *q, const void *dev, const void *host, size_t n, int g2)
+{
+    q->dev = dev;
+    q->host = host;
+    q->n = n;
+    q->g2 = g2;
+}
+
+/* one attempt: the whole key resident (streamed = 0) or all but the bases */
+static cz_err load_once(dev_backend *b, const cz_be_circuit *c, int streamed, dev_key **out, char *msg,
+                        size_t msglen)
+{
     cz_err e = CZ_OK;
-    uint64_t *bits = NULL;
-    *key = NULL;
-    *bytes = 0;
+    *out = NULL;
     dev_key *k = (dev_key *)calloc(1, sizeof *k);
     if (!k) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    k->streamed = streamed;
     CZ_CK(cudaSetDevice(b->device));
     if (c->zpk) {
         const cz_groth16_zpk *z = c->zpk;
@@ -246,12 +285,20 @@ cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint
             e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "inconsistent zkey proving key");
             goto fail;
         }
-        if ((e = upload(&k->za, z->a, z->n_vars, msg, msglen)) || (e = upload(&k->zb1, z->b_g1, z->n_vars, msg, msglen)) ||
-            (e = upload(&k->zb2, z->b_g2, z->n_vars, msg, msglen)) ||
-            (e = upload(&k->zc, z->c, z->n_vars - k->n_inputs, msg, msglen)) ||
-            (e = upload(&k->zh, z->h, k->m, msg, msglen)))
-            goto fail;
-        k->bytes = (3 * z->n_vars - k->n_inputs + k->m) * sizeof(cz_g1_aff) + z->n_vars * sizeof(cz_g2_aff);
+        set_q(&k->q[Q_H], NULL, z->h, k->m, 0);
+        set_q(&k->q[Q_L], NULL, z->c, z->n_vars - k->n_inputs, 0);
+        set_q(&k->q[Q_A], NULL, z->a, z->n_vars, 0);
+        set_q(&k->q[Q_B1], NULL, z->b_g1, z->n_vars, 0);
+        set_q(&k->q[Q_B2], NULL, z->b_g2, z->n_vars, 1);
+        if (!streamed)
+            for (int i = 0; i < 5; i++) {
+                base_set *q = &k->q[i];
+                size_t sz = q->g2 ? sizeof(cz_g2_aff) : sizeof(cz_g1_aff);
+                CZ_CK(cz__vram_malloc(&q->owned, (q->n ? q->n : 1) * sz));
+                if (q->n) CZ_CK(cudaMemcpy(q->owned, q->host, q->n * sz, cudaMemcpyHostToDevice));
+                q->dev = q->owned;
+                k->bytes += q->n * sz;
+            }
         if ((e = cz_cuda_spmv_create(&k->spmv, &z->qap, msg, msglen))) goto fail;
         k->bytes += csr_bytes(&z->qap);
         if ((e = cz_cuda_ntt_domain_create(&k->dom, z->log_domain, 5, msg, msglen))) goto fail;
@@ -274,11 +321,13 @@ cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint
         }
         k->m = (size_t)1 << log_m;
         size_t words = (cs->n_vars + 63) / 64;
-        bits = (uint64_t *)calloc(2 * (words ? words : 1), 8);
+        uint64_t *bits = k->h_bits = (uint64_t *)calloc(2 * (words ? words : 1), 8);
         if (!bits) {
             e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of host memory");
             goto fail;
         }
+        k->h_da = bits;
+        k->h_db = bits + words;
         uint64_t na = cz_groth16_density_a(cs, bits), nb = cz_r1cs_density(cs, CZ_B, bits + words);
         uint64_t n_aux = cs->n_vars - cs->n_inputs;
         const cz_cuda_pk_dev *dp = (const cz_cuda_pk_dev *)c->dev_pk;
@@ -300,10 +349,16 @@ cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint
             }
             k->pk = *dp;
             k->adopted = 1;
-        } else if ((e = cz_cuda_pk_dev_upload(&k->pk, pk, b->device, msg, msglen))) {
+            k->streamed = 0;
+        } else if (!streamed && (e = cz_cuda_pk_dev_upload(&k->pk, pk, b->device, msg, msglen))) {
             goto fail;
         }
-        k->bytes = cz_cuda_pk_dev_bytes(&k->pk);
+        set_q(&k->q[Q_H], k->pk.h, pk->h, kh, 0);
+        set_q(&k->q[Q_L], k->pk.l, pk->l, kl, 0);
+        set_q(&k->q[Q_A], k->pk.a, pk->a, ka, 0);
+        set_q(&k->q[Q_B1], k->pk.b_g1, pk->b_g1, kb1, 0);
+        set_q(&k->q[Q_B2], k->pk.b_g2, pk->b_g2, kb2, 1);
+        if (!k->streamed) k->bytes = cz_cuda_pk_dev_bytes(&k->pk);
         if ((e = upload(&k->d_da, bits, words, msg, msglen)) || (e = upload(&k->d_db, bits + words, words, msg, msglen)))
             goto fail;
         k->bytes += 2 * words * 8;
@@ -316,15 +371,44 @@ cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint
             if (cz_mapguard_check(mapped[i], msg, msglen)) { e = CZ_ERR_IO; goto fail; }
     }
     k->bytes += 2 * k->m * sizeof(cz_fr); /* NTT tables, about */
-    free(bits);
-    *key = k;
-    *bytes = k->bytes;
+    *out = k;
     return CZ_OK;
 fail:
-    free(bits);
     key_free(b, k);
     return e;
 }
+
+cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint64_t *bytes, char *msg,
+                            size_t msglen)
+{
+    dev_backend *b = (dev_backend *)self;
+    dev_key *k = NULL;
+    *key = NULL;
+    *bytes = 0;
+    int host = c->zpk || (c->pk && c->pk->h && !c->dev_pk);
+    cz_err e = CZ_ERR_NOMEM;
+    if (!(knob_stream == 1 && host)) e = load_once(b, c, 0, &k, msg, msglen);
+    if (e == CZ_ERR_NOMEM && host) {
+        /* the bases do not fit: keep the rest resident, stream the bases */
+        char first[300], m2[300];
+        snprintf(first, sizeof first, "%s", knob_stream == 1 ? "streaming forced" : msg);
+        e = load_once(b, c, 1, &k, m2, sizeof m2);
+        if (e == CZ_ERR_NOMEM)
+            cz_fail(e, msg, msglen, "%s; with its points streamed from the host the rest does not fit either (%s)",
+                    first, m2);
+        else if (e)
+            cz_fail(e, msg, msglen, "%s", m2);
+        else if (!b->quiet)
+            fprintf(stderr, "cuzk: warning: cuda:%d: the proving key does not fit in device memory (%s); its points "
+                            "are streamed from the host for every partition\n", b->device, first);
+    }
+    if (e) return e;
+    *key = k;
+    *bytes = k->bytes;
+    return CZ_OK;
+}
+
+int cz__cuda_prover_key_streamed(const void *key) { return ((const dev_key *)key)->streamed; }
 
 /* --------------------------------------------------------------- workers */
 
@@ -427,6 +511,81 @@ fail:
 
 /* ---------------------------------------------------------------- proving */
 
+static void jac_inf(cz_g1_jac *a) { cz_g1_set_inf(a); }
+static void jac_inf(cz_g2_jac *a) { cz_g2_set_inf(a); }
+static void jac_add(cz_g1_jac *a, const cz_g1_jac *b) { cz_g1_add(a, a, b); }
+static void jac_add(cz_g2_jac *a, const cz_g2_jac *b) { cz_g2_add(a, a, b); }
+static cz_err msm_call(cz_cuda_msm *c, cz_g1_jac *out, const void *bases, const cz_fr *k, size_t n,
+                       const uint64_t *dens, char *msg, size_t msglen)
+{
+    return cz_cuda_msm_g1(c, out, (const cz_g1_aff *)bases, k, n, 1, dens, msg, msglen);
+}
+static cz_err msm_call(cz_cuda_msm *c, cz_g2_jac *out, const void *bases, const cz_fr *k, size_t n,
+                       const uint64_t *dens, char *msg, size_t msglen)
+{
+    return cz_cuda_msm_g2(c, out, (const cz_g2_aff *)bases, k, n, 1, dens, msg, msglen);
+}
+
+#define CHUNK_DEFAULT ((size_t)1 << 22)
+#define CHUNK_MIN ((size_t)1 << 12)
+
+/* sum of d_k[i] * bases over n scalars (device), with the density bitmap
+ * (device d_dens, host h_dens) or none: in one MSM when the bases are
+ * resident, else chunk by chunk through the staging buffer (chunks of
+ * whole bitmap words; a chunk's bases start at the popcount before it),
+ * halving the chunk when the buffer cannot be had */
+template <class J>
+static cz_err run_msm(dev_backend *b, J *out, const base_set *q, const cz_fr *d_k, size_t n, const uint64_t *d_dens,
+                      const uint64_t *h_dens, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    if (q->dev) return msm_call(b->msm, out, q->dev, d_k, n, d_dens, msg, msglen);
+    size_t psz = q->g2 ? sizeof(cz_g2_aff) : sizeof(cz_g1_aff);
+    size_t chunk = knob_chunk ? knob_chunk : CHUNK_DEFAULT;
+    chunk = (chunk + 63) & ~(size_t)63;
+    if (chunk > ((n + 63) & ~(size_t)63)) chunk = (n + 63) & ~(size_t)63;
+    if (!chunk) chunk = 64;
+    while (b->stage_cap < chunk * psz) {
+        cz__vram_free(b->d_stage);
+        b->d_stage = NULL;
+        b->stage_cap = 0;
+        if (cz__vram_malloc(&b->d_stage, chunk * psz) == cudaSuccess) {
+            b->stage_cap = chunk * psz;
+            break;
+        }
+        cudaGetLastError();
+        if (chunk <= CHUNK_MIN) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "no device memory for a chunk of bases");
+        chunk /= 2;
+    }
+    cudaStream_t st = (cudaStream_t)cz__cuda_msm_stream(b->msm);
+    jac_inf(out);
+    size_t base_at = 0;
+    for (size_t lo = 0; lo < n; lo += chunk) {
+        size_t hi = lo + chunk < n ? lo + chunk : n, nb = hi - lo;
+        if (h_dens) {
+            nb = 0;
+            for (size_t wi = lo / 64; wi < (hi + 63) / 64; wi++) {
+                uint64_t word = h_dens[wi];
+                if (wi == (hi - 1) / 64 && hi % 64) word &= ((uint64_t)1 << (hi % 64)) - 1;
+                nb += (size_t)__builtin_popcountll(word);
+            }
+        }
+        if (base_at + nb > q->n) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "density and bases disagree");
+        if (nb) {
+            CZ_CK(cudaMemcpyAsync(b->d_stage, (const char *)q->host + base_at * psz, nb * psz, cudaMemcpyHostToDevice,
+                                  st));
+            J part;
+            if ((e = msm_call(b->msm, &part, b->d_stage, d_k + lo, hi - lo, d_dens ? d_dens + lo / 64 : NULL, msg,
+                              msglen)))
+                return e;
+            jac_add(out, &part);
+        }
+        base_at += nb;
+    }
+fail:
+    return e;
+}
+
 static float elapsed(cudaEvent_t a, cudaEvent_t b)
 {
     float ms = 0;
@@ -491,31 +650,23 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
             CZ_CK(cudaEventRecord(b->ev[EV_SPMV], st));
             if ((e = cz_cuda_h_bellperson(k->dom, da, db, dc, st, msg, msglen))) goto fail;
             CZ_CK(cudaEventRecord(b->ev[EV_NTT], st));
-            if ((e = cz_cuda_msm_g1(b->msm, &h_acc, k->pk.h, da, m - 1, 1, NULL, msg, msglen))) goto fail;
-            CZ_CK(cudaEventRecord(b->ev[EV_H], st));
-            if ((e = cz_cuda_msm_g1(b->msm, &l_acc, k->pk.l, dw + ni, nv - ni, 1, NULL, msg, msglen))) goto fail;
-            CZ_CK(cudaEventRecord(b->ev[EV_L], st));
-            if ((e = cz_cuda_msm_g1(b->msm, &a_acc, k->pk.a, dw, nv, 1, k->d_da, msg, msglen))) goto fail;
-            CZ_CK(cudaEventRecord(b->ev[EV_A], st));
-            if ((e = cz_cuda_msm_g1(b->msm, &b1_acc, k->pk.b_g1, dw, nv, 1, k->d_db, msg, msglen))) goto fail;
-            CZ_CK(cudaEventRecord(b->ev[EV_B1], st));
-            if ((e = cz_cuda_msm_g2(b->msm, &b2_acc, k->pk.b_g2, dw, nv, 1, k->d_db, msg, msglen))) goto fail;
-            CZ_CK(cudaEventRecord(b->ev[EV_B2], st));
         } else {
             if ((e = cz_cuda_spmv_run(k->spmv, dw, da, db, NULL, st, msg, msglen))) goto fail;
             CZ_CK(cudaEventRecord(b->ev[EV_SPMV], st));
             if ((e = cz_cuda_h_snarkjs(k->dom, da, db, dc, st, msg, msglen))) goto fail;
             CZ_CK(cudaEventRecord(b->ev[EV_NTT], st));
-            if ((e = cz_cuda_msm_g1(b->msm, &h_acc, k->zh, da, m, 1, NULL, msg, msglen))) goto fail;
-            CZ_CK(cudaEventRecord(b->ev[EV_H], st));
-            if ((e = cz_cuda_msm_g1(b->msm, &l_acc, k->zc, dw + ni, nv - ni, 1, NULL, msg, msglen))) goto fail;
-            CZ_CK(cudaEventRecord(b->ev[EV_L], st));
-            if ((e = cz_cuda_msm_g1(b->msm, &a_acc, k->za, dw, nv, 1, NULL, msg, msglen))) goto fail;
-            CZ_CK(cudaEventRecord(b->ev[EV_A], st));
-            if ((e = cz_cuda_msm_g1(b->msm, &b1_acc, k->zb1, dw, nv, 1, NULL, msg, msglen))) goto fail;
-            CZ_CK(cudaEventRecord(b->ev[EV_B1], st));
-            if ((e = cz_cuda_msm_g2(b->msm, &b2_acc, k->zb2, dw, nv, 1, NULL, msg, msglen))) goto fail;
-            CZ_CK(cudaEventRecord(b->ev[EV_B2], st));
+        }
+        {   /* the five MSMs: H, L (zkey: C), A, B1, B2 */
+            const uint64_t *dd[5] = {NULL, NULL, k->d_da, k->d_db, k->d_db}, *hd[5] = {NULL, NULL, k->h_da, k->h_db, k->h_db};
+            const cz_fr *sc[5] = {da, dw + ni, dw, dw, dw};
+            size_t cnt[5] = {k->zkey ? m : m - 1, nv - ni, nv, nv, nv};
+            cz_g1_jac *acc[4] = {&h_acc, &l_acc, &a_acc, &b1_acc};
+            for (int i = 0; i < 5; i++) {
+                if (i < 4) e = run_msm(b, acc[i], &k->q[i], sc[i], cnt[i], dd[i], hd[i], msg, msglen);
+                else e = run_msm(b, &b2_acc, &k->q[i], sc[i], cnt[i], dd[i], hd[i], msg, msglen);
+                if (e) goto fail;
+                CZ_CK(cudaEventRecord(b->ev[EV_H + i], st));
+            }
         }
         CZ_CK(cudaEventSynchronize(b->ev[EV_B2]));
     }

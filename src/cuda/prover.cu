@@ -30,7 +30,10 @@
  *   resident (per key, from load to unload): the five query arrays (or the
  *       zkey's), the CSR matrices, two density bitmaps, the NTT tables;
  *   per worker (kept between partitions, grown when a larger circuit comes):
- *       the witness d_w (n_vars values);
+ *       the witness d_w (n_vars values), admitted by the budget: when it
+ *       fits the partition is staged (its upload runs outside the lock);
+ *       when it does not, unstaged: the witness goes, under the lock, into
+ *       the one buffer the device keeps for that (d_wshared);
  *   per device, under the kernel lock (kept, grown): a, b, c (3 x domain)
  *       and the MSM scratch (its context's two buffers);
  *   host side per worker: a pinned witness buffer (cz_be_worker_buffer)
@@ -74,6 +77,9 @@ struct dev_backend {
     int quiet;
     void *d_stage;      /* streamed bases, one chunk (under the kernel lock) */
     size_t stage_cap;
+    void *d_wshared;    /* the witness of an unstaged partition (under the lock) */
+    size_t wshared_cap;
+    uint64_t unstaged;  /* partitions proved unstaged (under the lock) */
     pthread_mutex_t kernel_mu;
     cz_cuda_msm *msm;   /* its stream is the compute stream; NULL until used */
     void *d_abc;        /* 3 x domain Fr */
@@ -173,6 +179,9 @@ static void free_scratch(dev_backend *b)
     cz__vram_free(b->d_stage);
     b->d_stage = NULL;
     b->stage_cap = 0;
+    cz__vram_free(b->d_wshared);
+    b->d_wshared = NULL;
+    b->wshared_cap = 0;
     if (b->have_ev)
         for (int i = 0; i < 8; i++) cudaEventDestroy(b->ev[i]);
     b->have_ev = 0;
@@ -478,20 +487,13 @@ cz_fr *cz__cuda_prover_worker_buffer(void *wp, size_t n)
  * when it has landed. A witness in the pinned buffer goes in one copy; one
  * in pageable memory through the two staging buffers, the host copying one
  * chunk while the other crosses. */
-static cz_err upload_witness(dev_worker *w, const cz_fr *wit, size_t n, char *msg, size_t msglen)
+static cz_err upload_witness(dev_worker *w, void *dst, const cz_fr *wit, size_t n, char *msg, size_t msglen)
 {
     cz_err e = CZ_OK;
     size_t bytes = n * sizeof(cz_fr);
-    if (w->w_cap < bytes) {
-        cz__vram_free(w->d_w);
-        w->d_w = NULL;
-        w->w_cap = 0;
-        CZ_CK(cz__vram_malloc(&w->d_w, bytes ? bytes : 1));
-        w->w_cap = bytes;
-    }
     CZ_CK(cudaEventRecord(w->up0, w->up));
     if (w->pinned && wit >= w->pinned && wit + n <= w->pinned + w->pinned_n) {
-        CZ_CK(cudaMemcpyAsync(w->d_w, wit, bytes, cudaMemcpyHostToDevice, w->up));
+        CZ_CK(cudaMemcpyAsync(dst, wit, bytes, cudaMemcpyHostToDevice, w->up));
     } else {
         const char *src = (const char *)wit;
         int used[2] = {0, 0};
@@ -499,7 +501,7 @@ static cz_err upload_witness(dev_worker *w, const cz_fr *wit, size_t n, char *ms
             size_t len = bytes - off < STAGE_BYTES ? bytes - off : STAGE_BYTES;
             if (used[i]) CZ_CK(cudaEventSynchronize(w->stage_ev[i]));
             memcpy(w->stage[i], src + off, len);
-            CZ_CK(cudaMemcpyAsync((char *)w->d_w + off, w->stage[i], len, cudaMemcpyHostToDevice, w->up));
+            CZ_CK(cudaMemcpyAsync((char *)dst + off, w->stage[i], len, cudaMemcpyHostToDevice, w->up));
             CZ_CK(cudaEventRecord(w->stage_ev[i], w->up));
             used[i] = 1;
         }
@@ -604,7 +606,7 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
     dev_backend *b = w->b;
     cz_err e = CZ_OK;
     double t0 = wall_ms();
-    int locked = 0;
+    int locked = 0, staged = 0;
     cudaStream_t st = NULL;
     cz_g1_jac h_acc, l_acc, a_acc, b1_acc;
     cz_g2_jac b2_acc;
@@ -613,12 +615,35 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
     if (!cz_fr_is_one(&wit[0])) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "witness[0] must be 1");
     CZ_CK(cudaSetDevice(b->device));
 
-    /* outside the kernel lock: the witness crosses PCIe */
-    if ((e = upload_witness(w, wit, nv, msg, msglen))) goto fail;
+    /* Staged (the worker's own witness buffer fits the budget): the witness
+     * crosses PCIe outside the kernel lock, while another worker's partition
+     * is being proved. Unstaged (it does not fit): it crosses under the
+     * lock, into the one buffer the device lends to such partitions. */
+    if (w->w_cap < nv * sizeof(cz_fr)) {
+        cz__vram_free(w->d_w);
+        w->d_w = NULL;
+        w->w_cap = 0;
+        if (cz__vram_malloc(&w->d_w, nv * sizeof(cz_fr)) == cudaSuccess) w->w_cap = nv * sizeof(cz_fr);
+        else cudaGetLastError();
+    }
+    staged = w->d_w != NULL;
+    if (staged && (e = upload_witness(w, w->d_w, wit, nv, msg, msglen))) goto fail;
     t->h2d_bytes = nv * sizeof(cz_fr);
 
     pthread_mutex_lock(&b->kernel_mu);
     locked = 1;
+    if (!staged) {
+        if (b->wshared_cap < nv * sizeof(cz_fr)) {
+            cz__vram_free(b->d_wshared);
+            b->d_wshared = NULL;
+            b->wshared_cap = 0;
+            CZ_CK(cz__vram_malloc(&b->d_wshared, nv * sizeof(cz_fr)));
+            b->wshared_cap = nv * sizeof(cz_fr);
+        }
+        if ((e = upload_witness(w, b->d_wshared, wit, nv, msg, msglen))) goto fail;
+        b->unstaged++;
+        t->unstaged = 1;
+    }
     if (!b->msm && (e = cz_cuda_msm_create(&b->msm, b->device, msg, msglen))) goto fail;
     if (!b->have_ev) {
         for (int i = 0; i < 8; i++) CZ_CK(cudaEventCreate(&b->ev[i]));
@@ -634,7 +659,7 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
     }
     {
         cz_fr *da = (cz_fr *)b->d_abc, *db = da + m, *dc = db + m;
-        const cz_fr *dw = (const cz_fr *)w->d_w;
+        const cz_fr *dw = (const cz_fr *)(staged ? w->d_w : b->d_wshared);
         CZ_CK(cudaStreamWaitEvent(st, w->up1, 0));
         CZ_CK(cudaEventRecord(b->ev[EV_START], st));
         if (!k->zkey) {

@@ -57,11 +57,13 @@ typedef struct {
      * msm_l_ms too, and msm_hl_ms is their sum. upload_ms and h2d_bytes: the
      * witness's trip to the device (0 on the CPU). on_cpu: 1 when a CUDA
      * backend proved this partition on the CPU (it did not fit, or a CUDA
-     * error) */
+     * error); unstaged: 1 when its witness could not be given a device
+     * buffer of its own ahead of the kernels, and crossed under the
+     * device's kernel lock (docs/GPU_PROVER.md) */
     double spmv_ms, ntt_ms, msm_hl_ms, msm_a_ms, msm_b1_ms, msm_b2_ms, total_ms;
     double upload_ms, msm_h_ms, msm_l_ms;
     uint64_t h2d_bytes;
-    int on_cpu;
+    int on_cpu, unstaged;
 } cz_groth16_timings;
 
 /* Checks that pk fits cs (every query length), then proves with the full

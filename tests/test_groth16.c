@@ -3,7 +3,8 @@
  * it or of a public input changes, when the witness does not satisfy the
  * circuit, or when the key belongs to another circuit; batch verification
  * accepts good batches and rejects a batch with one bad proof; fixed r, s
- * give identical proofs and different r, s different (valid) ones. */
+ * give identical proofs and different r, s different (valid) ones; the key
+ * is the same whatever the number of threads that made it. */
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -57,6 +58,23 @@ static void make_circuit(cz_r1cs *cs, cz_fr **wout, size_t n_bits, size_t n_inpu
     }
     cz_r1cs_builder_finish(b, cs);
     *wout = w;
+}
+
+static int same_pk(const cz_groth16_pk *a, const cz_groth16_pk *b)
+{
+    if (a->n_h != b->n_h || a->n_l != b->n_l || a->n_a != b->n_a || a->n_b_g1 != b->n_b_g1 ||
+        a->n_b_g2 != b->n_b_g2 || a->vk.n_ic != b->vk.n_ic)
+        return 0;
+    return !memcmp(a->h, b->h, a->n_h * sizeof *a->h) && !memcmp(a->l, b->l, a->n_l * sizeof *a->l) &&
+           !memcmp(a->a, b->a, a->n_a * sizeof *a->a) && !memcmp(a->b_g1, b->b_g1, a->n_b_g1 * sizeof *a->b_g1) &&
+           !memcmp(a->b_g2, b->b_g2, a->n_b_g2 * sizeof *a->b_g2) &&
+           !memcmp(a->vk.ic, b->vk.ic, a->vk.n_ic * sizeof *a->vk.ic) &&
+           !memcmp(&a->vk.alpha_g1, &b->vk.alpha_g1, sizeof a->vk.alpha_g1) &&
+           !memcmp(&a->vk.beta_g1, &b->vk.beta_g1, sizeof a->vk.beta_g1) &&
+           !memcmp(&a->vk.delta_g1, &b->vk.delta_g1, sizeof a->vk.delta_g1) &&
+           !memcmp(&a->vk.beta_g2, &b->vk.beta_g2, sizeof a->vk.beta_g2) &&
+           !memcmp(&a->vk.gamma_g2, &b->vk.gamma_g2, sizeof a->vk.gamma_g2) &&
+           !memcmp(&a->vk.delta_g2, &b->vk.delta_g2, sizeof a->vk.delta_g2);
 }
 
 static int verify_bytes(const cz_groth16_pvk *pvk, const uint8_t *pb, const cz_fr *pub, size_t np)
@@ -162,6 +180,19 @@ int main(void)
             CHECK(cz_groth16_prove(&pr2, &pk, &cs2, w2, &r, &s, pool, NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
             cz_r1cs_free(&cs2);
             free(w2);
+        }
+        /* the key does not depend on the number of threads */
+        if (ci == sizeof bit_counts / sizeof *bit_counts - 1) {
+            cz_pool *p5;
+            cz_groth16_pk pk1, pk5;
+            CHECK(cz_pool_create(&p5, 5) == CZ_OK);
+            CHECK(cz_groth16_setup_insecure(&pk1, &cs, 100 + ci, NULL, msg, sizeof msg) == CZ_OK);
+            CHECK(cz_groth16_setup_insecure(&pk5, &cs, 100 + ci, p5, msg, sizeof msg) == CZ_OK);
+            CHECK(same_pk(&pk, &pk1));
+            CHECK(same_pk(&pk, &pk5));
+            cz_groth16_pk_free(&pk1);
+            cz_groth16_pk_free(&pk5);
+            cz_pool_destroy(p5);
         }
         cz_groth16_pk_free(&pk);
         cz_r1cs_free(&cs);

@@ -7,6 +7,9 @@
  *                                    (default 10 16 20 22 24 26 27), plus the
  *                                    H pipelines at 2^20, 2^24 and the largest k
  *   cuzk-cuda-bench spmv [k ...]     synthetic Filecoin-shaped SpMV, 2^k rows
+ *   cuzk-cuda-bench setup [k ...]    the insecure Groth16 setup of a synthetic
+ *                                    circuit with a 2^k domain (default 20;
+ *                                    bench_setup.c)
  *
  * Every result is one line "RESULT kernel size ms note" (scripts/gpu-check.sh
  * collects them into its table) after the human-readable lines. */
@@ -16,6 +19,7 @@
 #include "cuda/cz_cuda_ff.h"
 #include "cuda/cz_cuda_ntt.h"
 #include "cuda/cz_cuda_spmv.h"
+#include "bench_setup.h"
 
 static int bench_ff(void)
 {
@@ -112,12 +116,13 @@ int main(int argc, char **argv)
         return 2;
     }
     if (argc < 2) {
-        fprintf(stderr, "usage: cuzk-cuda-bench ff | ntt [k...] | spmv [k...]\n");
+        fprintf(stderr, "usage: cuzk-cuda-bench ff | ntt [k...] | spmv [k...] | setup [k...]\n");
         return 2;
     }
     if (!strcmp(argv[1], "ff")) return bench_ff();
     if (!strcmp(argv[1], "ntt")) return bench_ntt(argc - 2, argv + 2);
     if (!strcmp(argv[1], "spmv")) return bench_spmv(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "setup")) return cz_bench_setup(argc - 2, argv + 2);
     fprintf(stderr, "cuzk-cuda-bench: unknown benchmark %s\n", argv[1]);
     return 2;
 }

@@ -17,7 +17,12 @@
  * the inner loop of the bucket sums, is inlined.
  *
  * The field comes from ff.cuh (fp_t, fp2_t) through the few fe_* names
- * below, the only place that knows that header's spelling. */
+ * below, the only place that knows that header's spelling; fe_inv (Fermat,
+ * a^(p-2), and for Fp2 through the norm) is for conversions to affine.
+ *
+ * Every function is __host__ __device__: a host compiler runs the very same
+ * code (ff.cuh emulates its carry chains there), so tests without a GPU can
+ * check the kernels' arithmetic (setup.cu's emulated setup does). */
 #ifndef CZ_CUDA_EC_CUH
 #define CZ_CUDA_EC_CUH
 
@@ -25,7 +30,8 @@
 #include "cuda/ff.cuh"
 
 /* ---- the field, through one set of names ---- */
-#define CZ_DEV __device__ __forceinline__
+#define CZ_DEV CZ_HD /* __host__ __device__ __forceinline__ under nvcc */
+#define CZ_EC __host__ __device__
 
 template <class F> CZ_DEV bool fe_is_zero(const F &a) { return a.is_zero(); }
 template <class F> CZ_DEV void fe_set_zero(F &a) { a = F::zero(); }
@@ -36,6 +42,31 @@ template <class F> CZ_DEV F fe_add(const F &a, const F &b) { return a + b; }
 template <class F> CZ_DEV F fe_sub(const F &a, const F &b) { return a - b; }
 template <class F> CZ_DEV F fe_dbl(const F &a) { return dbl(a); }
 template <class F> CZ_DEV F fe_neg(const F &a) { return -a; }
+
+/* 1/a = a^(m-2) for a prime field (0 for a = 0); variable time, for public
+ * values only */
+template <class P> CZ_EC __noinline__ cz_mont<P> fe_inv(const cz_mont<P> &a)
+{
+    uint64_t e[P::NL], borrow = 2;
+    for (int k = 0; k < P::NL; k++) {
+        uint64_t m = P::mod(k);
+        e[k] = m - borrow;
+        borrow = m < borrow;
+    }
+    cz_mont<P> r = cz_mont<P>::one();
+    for (int b = 64 * P::NL - 1; b >= 0; b--) {
+        r = sqr(r);
+        if ((e[b / 64] >> (b % 64)) & 1) r = r * a;
+    }
+    return r;
+}
+
+/* Fp2: 1/(c0 + c1 u) = (c0 - c1 u) / (c0^2 + c1^2) (u^2 = -1) */
+template <int D = 0> CZ_EC __noinline__ fp2_t fe_inv(const fp2_t &a)
+{
+    fp_t t = fe_inv(sqr(a.c0) + sqr(a.c1));
+    return fp2_t{a.c0 * t, -(a.c1 * t)};
+}
 
 /* ---- points ---- */
 template <class F> struct cz_aff_t { F x, y; };
@@ -52,7 +83,7 @@ template <class F> CZ_DEV void xyzz_set_inf(cz_xyzz_t<F> &p)
 }
 
 /* p = 2 (x, y) for an affine point that is not infinity (mdbl-2008-s-1) */
-template <class F> __device__ __noinline__ void xyzz_mdbl(cz_xyzz_t<F> &p, const F &x, const F &y)
+template <class F> CZ_EC __noinline__ void xyzz_mdbl(cz_xyzz_t<F> &p, const F &x, const F &y)
 {
     F u = fe_dbl(y), v = fe_sqr(u), w = fe_mul(u, v), s = fe_mul(x, v);
     F m = fe_sqr(x);
@@ -65,7 +96,7 @@ template <class F> __device__ __noinline__ void xyzz_mdbl(cz_xyzz_t<F> &p, const
 }
 
 /* p = 2 p (dbl-2008-s-1) */
-template <class F> __device__ __noinline__ void xyzz_dbl(cz_xyzz_t<F> &p)
+template <class F> CZ_EC __noinline__ void xyzz_dbl(cz_xyzz_t<F> &p)
 {
     if (xyzz_is_inf(p)) return;
     F u = fe_dbl(p.y), v = fe_sqr(u), w = fe_mul(u, v), s = fe_mul(p.x, v);
@@ -80,7 +111,7 @@ template <class F> __device__ __noinline__ void xyzz_dbl(cz_xyzz_t<F> &p)
 
 /* p += (x, y), the affine point given by coordinates, not infinity
  * (madd-2008-s) */
-template <class F> __device__ void xyzz_madd_xy(cz_xyzz_t<F> &p, const F &x, const F &y)
+template <class F> CZ_EC void xyzz_madd_xy(cz_xyzz_t<F> &p, const F &x, const F &y)
 {
     if (xyzz_is_inf(p)) {
         p.x = x;
@@ -115,14 +146,14 @@ template <class F> __device__ void xyzz_madd_xy(cz_xyzz_t<F> &p, const F &x, con
 }
 
 /* p += a (a may be infinity), or p -= a when neg */
-template <class F> __device__ void xyzz_madd(cz_xyzz_t<F> &p, const cz_aff_t<F> &a, bool neg)
+template <class F> CZ_EC void xyzz_madd(cz_xyzz_t<F> &p, const cz_aff_t<F> &a, bool neg)
 {
     if (aff_is_inf(a)) return;
     xyzz_madd_xy(p, a.x, neg ? fe_neg(a.y) : a.y);
 }
 
 /* p += q (add-2008-s) */
-template <class F> __device__ __noinline__ void xyzz_add(cz_xyzz_t<F> &p, const cz_xyzz_t<F> &q)
+template <class F> CZ_EC __noinline__ void xyzz_add(cz_xyzz_t<F> &p, const cz_xyzz_t<F> &q)
 {
     if (xyzz_is_inf(q)) return;
     if (xyzz_is_inf(p)) {
@@ -148,7 +179,7 @@ template <class F> __device__ __noinline__ void xyzz_add(cz_xyzz_t<F> &p, const 
 }
 
 /* p = k p for a small non-negative k (double-and-add from the top bit) */
-template <class F> __device__ void xyzz_mul_small(cz_xyzz_t<F> &p, uint32_t k)
+template <class F> CZ_EC void xyzz_mul_small(cz_xyzz_t<F> &p, uint32_t k)
 {
     cz_xyzz_t<F> base = p;
     xyzz_set_inf(p);

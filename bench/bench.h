@@ -50,6 +50,10 @@ void cz__bench_note(cz_bench *b, const char *fmt, ...)
 
 void cz__bench_register(int order, const char *name, cz_bench_group_fn fn);
 
+/* the git commit of the source tree (CUZK_GIT_COMMIT, $CUZK_COMMIT, or git
+ * describe, best effort; "unknown") */
+void cz__bench_git_commit(char *out, size_t n);
+
 /* Register a group; order sorts groups (ff 10, ec 20, pairing 30, msm 40,
  * ntt 45). */
 #define CZ_BENCH_GROUP(order, name, fn)                                        \

@@ -5,6 +5,7 @@
  *              [--markdown]
  *   cuzk-bench waterfall LOG [--svg OUT.svg] [--json OUT.json]   (waterfall.c)
  *   cuzk-bench batch -a ADDR [-c N] [-j N] JOB...                 (batch.c)
+ *   cuzk-bench partition --log2 K --count N [--backend B] ...     (partition.c)
  *
  * --filter keeps the ops whose "group/op" name contains SUBSTR; --quick uses
  * shorter and fewer batches (for smoke tests); --markdown prints the results
@@ -28,6 +29,7 @@
 #include "util/cpu.h"
 #include "waterfall.h"
 #include "batch.h"
+#include "partition.h"
 
 #ifndef CZ_HAVE_ADX_ASM
 #define CZ_HAVE_ADX_ASM 0
@@ -248,7 +250,7 @@ static int shell_safe(const char *s)
     return 1;
 }
 
-static void git_commit(char *out, size_t n)
+void cz__bench_git_commit(char *out, size_t n)
 {
 #ifdef CUZK_GIT_COMMIT
     snprintf(out, n, "%s", CUZK_GIT_COMMIT);
@@ -380,7 +382,12 @@ static void usage(FILE *f)
                "  --batches N      timed batches per op (default 31, quick 5)\n"
                "  --reps N         timed runs of a one-shot op (MSM, NTT; default 5, quick 2)\n"
                "  --json FILE      also write the results as JSON\n"
-               "  --markdown       also print the results as a Markdown table\n");
+               "  --markdown       also print the results as a Markdown table\n"
+               "       cuzk-bench partition --log2 K --count N [--backend cpu|cuda|auto] [--device D]\n"
+               "                  [--json FILE] [--seed S] [--threads T]\n"
+               "                        prove N partitions of a 2^K synthetic circuit back to back\n"
+               "       cuzk-bench waterfall LOG [--svg OUT.svg] [--json OUT.json]\n"
+               "       cuzk-bench batch -a ADDR [-c N] [-j N] JOB...\n");
 }
 
 int main(int argc, char **argv)
@@ -389,6 +396,8 @@ int main(int argc, char **argv)
         return cz_bench_waterfall_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "batch"))
         return cz_bench_batch_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "partition"))
+        return cz_bench_partition_main(argc - 1, argv + 1);
     static cz_bench b;
     const char *json = NULL;
     int quick = 0, batches = 0, markdown = 0, reps = 0;
@@ -423,7 +432,7 @@ int main(int argc, char **argv)
     context c;
     memset(&c, 0, sizeof c);
     cpu_model(c.cpu, sizeof c.cpu);
-    git_commit(c.commit, sizeof c.commit);
+    cz__bench_git_commit(c.commit, sizeof c.commit);
     c.cores = sysconf(_SC_NPROCESSORS_ONLN);
     c.cpu_adx = cz_cpu_has_adx();
     c.adx_path = c.cpu_adx && CZ_HAVE_ADX_ASM;

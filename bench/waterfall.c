@@ -9,7 +9,8 @@
  * attempt. A line without a partition (the reference's whole-proof mode) is
  * partition -1. Events: SYNTH_START, SYNTH_END (synth_ms), GPU_QUEUE,
  * GPU_PICKUP, GPU_START (worker), GPU_END (worker, gpu_ms, and any further
- * numeric key=value pairs, reported as stages "gpu.<key>"). Other event
+ * numeric <name>_ms=value pairs, reported as stages "gpu.<name>_ms"; flags
+ * such as cpu=1 or error=1 are not stages). Other event
  * names (the reference's CHAN_SEND) are counted and skipped. A TIMELINE line
  * that cannot be read (fields missing, a time or number that is not one, an
  * event without a key it needs) is counted as malformed, reported with its
@@ -50,7 +51,7 @@ enum { E_SYNTH_START, E_SYNTH_END, E_GPU_QUEUE, E_GPU_PICKUP, E_GPU_START, E_GPU
 static const char *event_names[E_COUNT] = {"SYNTH_START", "SYNTH_END", "GPU_QUEUE",
                                            "GPU_PICKUP",  "GPU_START", "GPU_END"};
 
-#define MAX_EXTRA 8      /* extra stage values kept per GPU_END */
+#define MAX_EXTRA 16     /* extra stage values kept per GPU_END */
 #define MAX_STAGES 32    /* distinct extra stage names */
 #define MAX_REPORTED 10  /* malformed lines shown */
 
@@ -346,7 +347,7 @@ static void parse_line(wf *w, const char *line, size_t len)
                     malformed(w, "synth_ms/gpu_ms is not a number");
                     return;
                 }
-            } else if (e.ev == E_GPU_END && e.nextra < MAX_EXTRA) {
+            } else if (e.ev == E_GPU_END && e.nextra < MAX_EXTRA && kl > 3 && memcmp(k + kl - 3, "_ms", 3) == 0) {
                 double x;
                 if (parse_num(v, vl, &x) == 0) {
                     int s = stage_index(w, k, kl);

@@ -5,7 +5,8 @@
 # and changed public inputs fail verification (exit 1), a witness that does
 # not satisfy the circuit, a key for another circuit and truncated files are
 # refused (exit 2), fixed-seed proofs repeat, and the parameter cache is used
-# and checked.
+# and checked; --backend cpu|auto prove the same proof, a bad --backend or
+# --device and a cuda backend that cannot open are clear errors.
 set -u
 CUZK=${CUZK:-build/bin/cuzk}
 MAXLOG=${CUZK_MAX_LOG:-18}
@@ -47,6 +48,33 @@ expect_rc 0 "verify after corrupt cache" "$CUZK" verify --vk "$d/p.vk" --public 
 "$CUZK" prove --params "$d/p.params" --pce "$d/circuit.pce" --witness "$d/witness.bin" --out "$T/s2.bin" --seed 9 >/dev/null
 cmp -s "$T/s1.bin" "$T/s2.bin" || bad "fixed-seed proofs differ"
 cmp -s "$d/proof.bin" "$d/proof2.bin" && bad "two default proofs are identical (no randomness?)"
+
+# the backend choice: cpu and auto prove the same fixed-seed proof and name
+# the backend; a bad choice or --device is an error naming it (exit 2); cuda
+# where it cannot open (no CUDA build, no device) is an error, never a proof
+"$CUZK" prove --params "$d/p.params" --pce "$d/circuit.pce" --witness "$d/witness.bin" --out "$T/b1.bin" --seed 9 --backend cpu --threads 1 >"$T/bo" 2>&1 \
+    || bad "prove --backend cpu failed: $(tail -n 3 "$T/bo")"
+grep -q "backend: cpu" "$T/bo" || bad "prove --backend cpu does not name its backend"
+cmp -s "$T/s1.bin" "$T/b1.bin" || bad "--backend cpu --threads 1 proves another fixed-seed proof"
+expect_rc 0 "prove --backend auto" "$CUZK" prove --params "$d/p.params" --pce "$d/circuit.pce" --witness "$d/witness.bin" --out "$T/b2.bin" --seed 9 --backend auto
+grep -q "backend: " "$T/out" || bad "prove --backend auto does not name its backend"
+grep -q "backend: cpu" "$T/out" && { cmp -s "$T/s1.bin" "$T/b2.bin" || bad "--backend auto (cpu) proves another fixed-seed proof"; }
+expect_rc 2 "prove --backend gpu" "$CUZK" prove --params "$d/p.params" --pce "$d/circuit.pce" --witness "$d/witness.bin" --out "$T/x.bin" --backend gpu
+grep -q "expected cpu, cuda or auto" "$T/err" || bad "--backend gpu: $(cat "$T/err")"
+expect_rc 2 "prove --device -1" "$CUZK" prove --params "$d/p.params" --pce "$d/circuit.pce" --witness "$d/witness.bin" --out "$T/x.bin" --device -1
+grep -q -- "--device" "$T/err" || bad "--device -1: $(cat "$T/err")"
+"$CUZK" prove --params "$d/p.params" --pce "$d/circuit.pce" --witness "$d/witness.bin" --out "$T/x.bin" --backend cuda >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" != 0 ]; then
+    [ "$rc" = 2 ] || bad "--backend cuda that cannot open: exit $rc, want 2"
+    grep -q "backend cuda" "$T/err" || bad "--backend cuda: no clear message: $(cat "$T/err")"
+    [ -e "$T/x.bin" ] && bad "--backend cuda failed and still wrote a proof"
+    echo "--backend cuda here: $(cat "$T/err")"
+else
+    grep -q "backend: cuda" "$T/out" || bad "--backend cuda proved without naming a cuda backend"
+    expect_rc 0 "verify the cuda proof" "$CUZK" verify --vk "$d/p.vk" --public "$d/public.json" --proof "$T/x.bin"
+fi
+rm -f "$T/x.bin"
 
 # every 5th bit of the proof flipped: never valid (exit 1)
 for bit in $(seq 0 5 1535); do

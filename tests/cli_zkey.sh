@@ -4,8 +4,9 @@
 # with snarkjs's positional arguments, both directions (our proof against
 # snarkjs's verification key, snarkjs's proof against our verifier), the
 # exit codes (0 OK!, 1 invalid proof, 2 unreadable or bad input), refused
-# witnesses (unsatisfying with and without --r1cs, wrong length), and
-# cuzk zkey export-params followed by the bellperson-format prove / verify.
+# witnesses (unsatisfying with and without --r1cs, wrong length), the
+# backend choice (--backend cpu, a bad choice, cuda where it cannot open),
+# and cuzk zkey export-params followed by the bellperson-format prove / verify.
 set -u
 CUZK=${CUZK:-build/bin/cuzk}
 SRC=${SRC:-.}
@@ -34,6 +35,27 @@ expect_rc 0 "prove --r1cs" "$CUZK" groth16 prove "$D/chain.zkey" "$D/chain.wtns"
 grep -q "check witness" "$T/out" || bad "--r1cs did not check the witness"
 # same layout as snarkjs's proof.json (numbers aside)
 diff <(sed 's/[0-9]\{5,\}/N/g' "$D/proof.json") <(sed 's/[0-9]\{5,\}/N/g' "$T/proof.json") >/dev/null || bad "proof.json layout differs from snarkjs's"
+
+# the backend choice: --backend cpu gives the same fixed-seed files as the
+# default (auto, the CPU where there is no device), names its backend; a bad
+# choice and a cuda backend that cannot open are clear errors (exit 2)
+expect_rc 0 "prove --backend cpu" "$CUZK" groth16 prove "$D/chain.zkey" "$D/chain.wtns" "$T/p3.json" "$T/pub3.json" --seed 7 --backend cpu --threads 1
+grep -q "backend: cpu" "$T/out" || bad "groth16 prove --backend cpu does not name its backend"
+if grep -q "backend: cpu" <("$CUZK" groth16 prove "$D/chain.zkey" "$D/chain.wtns" "$T/p4.json" "$T/pub4.json" --seed 7 2>&1); then
+    cmp -s "$T/p3.json" "$T/p4.json" || bad "--backend cpu and the default prove other fixed-seed proofs"
+fi
+cmp -s "$T/p2.json" "$T/p3.json" || bad "--backend cpu proves another fixed-seed proof than --r1cs's run"
+cmp -s "$T/pub3.json" "$D/public.json" || bad "--backend cpu: public.json differs from snarkjs's"
+expect_rc 2 "prove --backend opencl" "$CUZK" groth16 prove "$D/chain.zkey" "$D/chain.wtns" "$T/x.json" "$T/xp.json" --backend opencl
+grep -q "expected cpu, cuda or auto" "$T/err" || bad "--backend opencl: $(cat "$T/err")"
+"$CUZK" groth16 prove "$D/chain.zkey" "$D/chain.wtns" "$T/x.json" "$T/xp.json" --backend cuda >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" != 0 ]; then
+    [ "$rc" = 2 ] && grep -q "backend cuda" "$T/err" || bad "--backend cuda that cannot open: exit $rc, $(cat "$T/err")"
+    [ -e "$T/x.json" ] && bad "--backend cuda failed and still wrote a proof"
+else
+    expect_rc 0 "verify the cuda proof" "$CUZK" groth16 verify "$D/verification_key.json" "$T/xp.json" "$T/x.json"
+fi
 
 # the verification key, byte-identical to snarkjs's export
 expect_rc 0 "export verificationkey" "$CUZK" zkey export verificationkey "$D/chain.zkey" "$T/vk.json"

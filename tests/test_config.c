@@ -3,11 +3,13 @@
  * Covers every key of every section with its default and a changed value,
  * the size and duration units, the reference engine's own example file, the
  * deprecated keys, unknown-key warnings with their line numbers, and errors
- * for bad values and bad syntax, each checked for the key and line it names. */
+ * for bad values and bad syntax, each checked for the key and line it names;
+ * our own keys (gpus.backend, gpus.vram_margin_mib) with their limits. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "backend/backend.h"
 #include "server/config.h"
 #include "testutil.h"
 #include "util/toml.h"
@@ -56,6 +58,8 @@ static void test_defaults(void)
     CHECK(c.n_devices == 0);
     CHECK(c.gpu_threads == 0);
     CHECK(c.gpu_workers_per_device == 2);
+    CHECK(c.backend == CZ_BACKEND_AUTO);
+    CHECK(c.vram_margin_bytes == 512 * MIB);
     CHECK(c.max_batch_size == 1);
     CHECK(c.max_batch_wait_ms == 10000);
     CHECK(c.sort_by_type == 1);
@@ -103,6 +107,8 @@ static void test_every_key(void)
         "devices = [0, 2, 3]\n"
         "gpu_threads = 32\n"
         "gpu_workers_per_device = 3\n"
+        "backend = \"cuda\"\n"
+        "vram_margin_mib = 2048\n"
         "[scheduler]\n"
         "max_batch_size = 2\n"
         "max_batch_wait_ms = 30_000\n"
@@ -142,6 +148,8 @@ static void test_every_key(void)
     CHECK(c.n_devices == 3 && c.devices[0] == 0 && c.devices[1] == 2 && c.devices[2] == 3);
     CHECK(c.gpu_threads == 32);
     CHECK(c.gpu_workers_per_device == 3);
+    CHECK(c.backend == CZ_BACKEND_CUDA);
+    CHECK(c.vram_margin_bytes == 2048 * MIB);
     CHECK(c.max_batch_size == 2);
     CHECK(c.max_batch_wait_ms == 30000);
     CHECK(c.sort_by_type == 0);
@@ -172,6 +180,37 @@ static void test_reference_zeroes(void)
     CHECK(parse(&c, "[gpus]\ndevices = []\n", NULL, msg, sizeof msg) == CZ_OK && c.n_devices == 0);
     CHECK(parse(&c, "[memory]\ntotal_budget = \"auto\"\n", NULL, msg, sizeof msg) == CZ_OK &&
           c.total_budget_bytes == 0);
+}
+
+/* ours: gpus.backend and gpus.vram_margin_mib */
+static void test_backend_keys(void)
+{
+    cz_config c;
+    char msg[256];
+    static const struct { const char *v; int kind; } ok[] = {
+        {"auto", CZ_BACKEND_AUTO}, {"cpu", CZ_BACKEND_CPU}, {"cuda", CZ_BACKEND_CUDA}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "[gpus]\nbackend = \"%s\"\n", ok[i].v);
+        CHECK_MSG(parse(&c, text, NULL, msg, sizeof msg) == CZ_OK && c.backend == ok[i].kind, "%s: %s", ok[i].v, msg);
+    }
+    CHECK(parse(&c, "[gpus]\nvram_margin_mib = 0\n", NULL, msg, sizeof msg) == CZ_OK &&
+          c.vram_margin_bytes == 512 * MIB); /* 0 reads as the default */
+    CHECK(parse(&c, "[gpus]\nvram_margin_mib = 1\n", NULL, msg, sizeof msg) == CZ_OK && c.vram_margin_bytes == MIB);
+    CHECK(parse(&c, "[gpus]\nvram_margin_mib = 1048576\n", NULL, msg, sizeof msg) == CZ_OK &&
+          c.vram_margin_bytes == 1048576 * MIB);
+    /* bad values name the key, the line and the choices */
+    CHECK(parse(&c, "[gpus]\nbackend = \"gpu\"\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(msg, "line 2: gpus.backend") && strstr(msg, "\"gpu\"") && strstr(msg, "cuda"), "%s", msg);
+    CHECK(parse(&c, "[gpus]\nbackend = \"CPU\"\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK(parse(&c, "[gpus]\nbackend = 1\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(msg, "gpus.backend") && strstr(msg, "string"), "%s", msg);
+    CHECK(parse(&c, "[gpus]\nvram_margin_mib = 1048577\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(msg, "line 2: gpus.vram_margin_mib") && strstr(msg, "too large"), "%s", msg);
+    CHECK(parse(&c, "[gpus]\nvram_margin_mib = -1\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(msg, "gpus.vram_margin_mib") && strstr(msg, "negative"), "%s", msg);
+    CHECK(parse(&c, "[gpus]\nvram_margin_mib = \"512MiB\"\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(msg, "gpus.vram_margin_mib") && strstr(msg, "integer"), "%s", msg);
 }
 
 static uint64_t size_of(const char *lit, cz_err *e)
@@ -268,6 +307,8 @@ static void test_bad_values(void)
     expect_error("[gpus]\ngpu_threads = -4\n", "gpus.gpu_threads", 2);
     expect_error("[gpus]\ngpu_threads = 4.0\n", "gpus.gpu_threads", 2);
     expect_error("[gpus]\ngpu_workers_per_device = \"2\"\n", "gpus.gpu_workers_per_device", 2);
+    expect_error("[gpus]\n\nbackend = \"opencl\"\n", "gpus.backend", 3);
+    expect_error("[gpus]\nvram_margin_mib = 1.5\n", "gpus.vram_margin_mib", 2);
     expect_error("[scheduler]\nmax_batch_size = 3000000000\n", "scheduler.max_batch_size", 2);
     expect_error("[scheduler]\nmax_batch_wait_ms = \"10s\"\n", "scheduler.max_batch_wait_ms", 2);
     expect_error("[scheduler]\nsort_by_type = 1\n", "scheduler.sort_by_type", 2);
@@ -694,6 +735,7 @@ int main(void)
     test_defaults();
     test_every_key();
     test_reference_zeroes();
+    test_backend_keys();
     test_units();
     test_bad_values();
     test_warnings();

@@ -9,7 +9,10 @@
  * idempotency and a new attempt after cancellation; cancel of a queued job;
  * await with a timeout; an unsatisfying witness fails the job with the
  * constraint named; watches; preload/evict; refused requests; pruning after
- * the retention; TIMELINE lines; the journal across two engines. */
+ * the retention; TIMELINE lines (GPU_END with every stage field); the
+ * backend in the status (auto is the CPU without a device) and the backend
+ * options (gpu_workers only on CUDA, cuda without a device refused); the
+ * journal across two engines. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,6 +268,12 @@ int main(void)
     CHECK(cz_engine_get_status(e, &st) == CZ_OK);
     CHECK(st.completed == 9 && st.failed == 2 && st.cancelled == 2);
     CHECK(st.queued_jobs == 0 && st.running_jobs == 0 && st.n_workers == 1 && st.n_srs == 2);
+    /* the backend: auto is the CPU where no CUDA device is seen */
+    if (cz_backend_cuda_devices() == 0)
+        CHECK_MSG(!strcmp(st.backend, "cpu") && st.backend_kind == CZ_BACKEND_CPU && st.device == -1, "%s %d %d",
+                  st.backend, st.backend_kind, st.device);
+    CHECK_MSG(st.backend_proofs >= 12 && st.cpu_fallbacks == 0, "%llu proofs, %llu fallbacks",
+              (unsigned long long)st.backend_proofs, (unsigned long long)st.cpu_fallbacks);
     cz_engine_status_free(&st);
     cz_engine_destroy(e);
 
@@ -278,11 +287,41 @@ int main(void)
         char ev[32];
         if (sscanf(line, "TIMELINE,%llu,%31[A-Z_],", &t, ev) != 2) { n_bad++; continue; }
         n_start += !strcmp(ev, "SYNTH_START");
-        n_end += !strcmp(ev, "GPU_END") && strstr(line, ",gpu_ms=") && strstr(line, "worker=0,partition=");
+        if (strcmp(ev, "GPU_END")) continue;
+        n_end += strstr(line, ",gpu_ms=") && strstr(line, "worker=0,partition=");
+        /* every stage, the first format's msm_ms among them; cpu=1 only for a CUDA fallback */
+        static const char *fields[] = {",spmv_ms=",  ",ntt_ms=",   ",msm_ms=",    ",verify_ms=",
+                                       ",upload_ms=", ",msm_h_ms=", ",msm_l_ms=",  ",msm_hl_ms=",
+                                       ",msm_a_ms=",  ",msm_b1_ms=", ",msm_b2_ms=", ",total_ms="};
+        for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++)
+            CHECK_MSG(strstr(line, fields[f]) != NULL, "GPU_END without %s: %s", fields[f], line);
+        CHECK_MSG(!strstr(line, ",cpu="), "a CPU backend's GPU_END says cpu=: %s", line);
     }
     fclose(tl);
     CHECK(n_bad == 0);
     CHECK_MSG(n_start == 14 && n_end == 12, "%d SYNTH_START, %d GPU_END", n_start, n_end);
+
+    /* the backend choice: gpu_workers counts only on CUDA; cuda without a
+     * device fails to create with the backend's message */
+    {
+        cz_engine_opts ob = o;
+        ob.timeline = NULL;
+        ob.state_dir[0] = 0;
+        ob.backend = CZ_BACKEND_CPU;
+        ob.prove_workers = 2;
+        ob.gpu_workers = 5;
+        CHECK(cz_engine_create(&e, &ob, msg, sizeof msg) == CZ_OK);
+        CHECK(cz_engine_get_status(e, &st) == CZ_OK && st.n_workers == 2 && !strcmp(st.backend, "cpu"));
+        cz_engine_status_free(&st);
+        cz_engine_destroy(e);
+        if (cz_backend_cuda_devices() == 0) {
+            ob.backend = CZ_BACKEND_CUDA;
+            e = NULL;
+            msg[0] = 0;
+            cz_err ce = cz_engine_create(&e, &ob, msg, sizeof msg);
+            CHECK_MSG(ce != CZ_OK && e == NULL && strstr(msg, "backend cuda"), "%d %s", ce, msg);
+        }
+    }
 
     /* retention 0: an ended job is pruned by the janitor (a hang guard, not a timing verdict) */
     o.timeline = NULL;

@@ -3,7 +3,9 @@
  * For several sizes and seeds: the witness satisfies the system; moving any
  * one variable off its value breaks it; the shape (non-zeros per constraint,
  * share of bit variables) is near its target; the same seed gives the same
- * files byte for byte and another seed different ones. witness.bin: round
+ * files byte for byte and another seed different ones; witness_seed gives
+ * another satisfying witness of the very same system, and cz_synth_witness
+ * the same values without building it. witness.bin: round
  * trip and every class of rejection (length, counts, checksum, canonical
  * values, ONE). public.json and the decimal helpers: round trip, agreement
  * with GMP's decimal printing (and util/json reading our file), and the
@@ -176,6 +178,54 @@ static void check_circuit(uint64_t n, uint64_t seed, cz_rng *rng, cz_pool *pool)
         path_in(z, sizeof z, "s3", names[i]);
         CHECK_MSG(same_file(x, y), "N=%llu %s differs for the same seed", (unsigned long long)n, names[i]);
         if (i < 2) CHECK_MSG(!same_file(x, z), "N=%llu %s same for another seed", (unsigned long long)n, names[i]);
+    }
+
+    /* another witness of the same system: witness_seed keeps every matrix
+     * and changes the values, which still satisfy it */
+    {
+        cz_r1cs r4;
+        cz_fr *w4;
+        p.seed = seed;
+        p.witness_seed = seed + 77;
+        CHECK(cz_synth_generate(&r4, &w4, &p, msg, sizeof msg) == CZ_OK);
+        CHECK(r4.n_vars == r.n_vars && r4.n_inputs == r.n_inputs);
+        for (int m = 0; m < 3 && r4.n_vars == r.n_vars; m++) {
+            CHECK(r4.m[m].nnz == r.m[m].nnz && r4.m[m].n_rows == r.m[m].n_rows);
+            if (r4.m[m].nnz != r.m[m].nnz || r4.m[m].n_rows != r.m[m].n_rows) continue;
+            CHECK(!memcmp(r4.m[m].row_ptr, r.m[m].row_ptr, (r.m[m].n_rows + 1) * sizeof *r.m[m].row_ptr));
+            CHECK(!memcmp(r4.m[m].col, r.m[m].col, r.m[m].nnz * sizeof *r.m[m].col));
+            CHECK(!memcmp(r4.m[m].cidx, r.m[m].cidx, r.m[m].nnz * r.m[m].cidx_bytes));
+        }
+        if (r4.n_vars == r.n_vars) {
+            /* a small system has a handful of fresh bits, which may all
+             * keep their values; from 1000 rows on there are 31 or more */
+            if (n >= 1000)
+                CHECK_MSG(memcmp(w4, w, r.n_vars * sizeof *w) != 0, "N=%llu: witness_seed changes no value",
+                          (unsigned long long)n);
+            CHECK_MSG(cz_r1cs_is_satisfied(&r, w4, &bad, pool), "N=%llu witness_seed: row %llu fails",
+                      (unsigned long long)n, (unsigned long long)bad);
+        }
+        /* cz_synth_witness makes the same values without the system */
+        if (r4.n_vars == r.n_vars) {
+            cz_fr *w5 = malloc(r.n_vars * sizeof *w5);
+            CHECK(w5 && cz_synth_witness(w5, r.n_vars, &p, msg, sizeof msg) == CZ_OK);
+            CHECK(w5 && !memcmp(w5, w4, r.n_vars * sizeof *w5));
+            p.witness_seed = 0;
+            CHECK(w5 && cz_synth_witness(w5, r.n_vars, &p, msg, sizeof msg) == CZ_OK);
+            CHECK(w5 && !memcmp(w5, w, r.n_vars * sizeof *w5));
+            /* a buffer of another size: refused, nothing written past it */
+            if (w5 && r.n_vars > 2) {
+                cz_fr guard;
+                cz_fr_from_u64(&guard, 99);
+                w5[r.n_vars - 1] = guard;
+                CHECK(cz_synth_witness(w5, r.n_vars - 1, &p, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+                CHECK(strstr(msg, "variables") != NULL && cz_fr_eq(&w5[r.n_vars - 1], &guard));
+            }
+            free(w5);
+        }
+        p.witness_seed = 0;
+        cz_r1cs_free(&r4);
+        free(w4);
     }
 
     /* the files read back to the same system and witness */

@@ -88,16 +88,22 @@ cz_err cz_be_open(cz_be **out, const cz_backend_opts *o, char *msg, size_t msgle
     pthread_mutex_init(&b->mu, NULL);
     if (k == CZ_BACKEND_CUDA) {
         b->ops = cz__be_cuda_ops();
-        cz_err e = b->ops->open(&b->self, &b->o, b->name, sizeof b->name, msg, msglen);
-        if (e) {
+        char m[512];
+        cz_err e = b->ops->open(&b->self, &b->o, b->name, sizeof b->name, m, sizeof m);
+        if (e && o->kind == CZ_BACKEND_AUTO) { /* auto: a device that cannot be opened leaves the CPU */
+            if (!o->quiet) fprintf(stderr, "cuzk: warning: %s; proving on the CPU\n", m);
+            b->ops = NULL;
+            b->self = NULL;
+            b->kind = b->o.kind = k = CZ_BACKEND_CPU;
+        } else if (e) {
+            cz_fail(e, msg, msglen, "%s", m);
             pthread_mutex_destroy(&b->load_mu);
             pthread_mutex_destroy(&b->mu);
             free(b);
             return e;
         }
-    } else {
-        snprintf(b->name, sizeof b->name, "cpu");
     }
+    if (k == CZ_BACKEND_CPU) snprintf(b->name, sizeof b->name, "cpu");
     *out = b;
     return CZ_OK;
 }

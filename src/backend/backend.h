@@ -24,7 +24,9 @@
  *
  * Without a CUDA build (or where no device is present) CZ_BACKEND_CUDA fails
  * to open with CZ_ERR_UNSUPPORTED / CZ_ERR_DEVICE and a message saying why,
- * and CZ_BACKEND_AUTO opens the CPU. */
+ * and CZ_BACKEND_AUTO opens the CPU; so does AUTO where a device is present
+ * but the CUDA backend fails to open on it (with a warning on stderr unless
+ * quiet). */
 #ifndef CZ_BACKEND_BACKEND_H
 #define CZ_BACKEND_BACKEND_H
 

@@ -8,7 +8,10 @@
  * passes draw from the same seeded generators: `sched` shuffles a deck of
  * 256 gadget kinds (each kind as many times as its weight, so every 256
  * draws hold the exact mix and even small circuits keep the shape), `ops`
- * picks operands and random values; so the passes walk identical sequences.
+ * picks operands and random values, `wit` (witness_seed) flips the fresh
+ * bits' values; so the passes walk identical sequences. cz_synth_witness
+ * walks it a third time writing values only (no matrices), for another
+ * witness of a system already made.
  *
  * Operands come from three rings of recently made variables (bits, 32-bit
  * packed words, field values), each slot holding a distinct variable and its
@@ -48,10 +51,11 @@ static const uint8_t WEIGHT[K__N] = {
 _Static_assert(2 + C_POW_MAX + N_CONST <= 256 && 2 + A_POW_MAX + N_CONST <= 256, "indices must fit one byte");
 
 typedef struct {
-    int emit;                 /* 0: count only */
-    cz_csr *m;                /* the three matrices being filled (emit) */
-    cz_fr *w;
-    cz_rng sched, ops;
+    int emit;                 /* 0: count only (progress stage "count", else "build") */
+    cz_csr *m;                /* the three matrices being filled, or NULL */
+    cz_fr *w;                 /* the witness being filled (w_n values), or NULL */
+    uint64_t w_n;
+    cz_rng sched, ops, wit;   /* wit: the fresh bits' flips (witness_seed != 0) */
     uint8_t table[256];       /* the deck of kinds, WEIGHT[k] cards of kind k */
     uint32_t deck_at;
     uint64_t next_var, rows, nnz[3];
@@ -72,7 +76,7 @@ typedef struct {
 static inline void term(gen *g, int which, uint64_t var, uint32_t idx)
 {
     uint64_t k = g->nnz[which]++;
-    if (g->emit) {
+    if (g->m) {
         g->m[which].col[k] = (uint32_t)var;
         ((uint8_t *)g->m[which].cidx)[k] = (uint8_t)idx;
     }
@@ -81,7 +85,7 @@ static inline void term(gen *g, int which, uint64_t var, uint32_t idx)
 static inline void end_row(gen *g)
 {
     g->rows++;
-    if (g->emit)
+    if (g->m)
         for (int k = 0; k < 3; k++) g->m[k].row_ptr[g->rows] = g->nnz[k];
     if (g->p->progress && g->rows % PROGRESS_ROWS == 0)
         g->p->progress(g->p->progress_ctx, g->emit ? "build" : "count", g->rows, g->total_rows);
@@ -91,7 +95,7 @@ static inline uint64_t new_var(gen *g) { return g->next_var++; }
 
 static inline void set_w(gen *g, uint64_t var, const cz_fr *v)
 {
-    if (g->emit) g->w[var] = *v;
+    if (g->w && var < g->w_n) g->w[var] = *v;
 }
 
 static inline uint64_t ring_count(uint64_t pushed, uint32_t size) { return pushed < size ? pushed : size; }
@@ -138,7 +142,14 @@ static void g_bit(gen *g, uint64_t var, int val)
     push_bit(g, var, val);
 }
 
-static void g_bit_fresh(gen *g) { g_bit(g, new_var(g), (int)(cz_rng_u64(&g->ops) >> 63)); }
+/* a fresh bit: drawn from ops either way, so the structure never depends on
+ * witness_seed; flipped by a draw from wit when one is given */
+static void g_bit_fresh(gen *g)
+{
+    int v = (int)(cz_rng_u64(&g->ops) >> 63);
+    if (g->p->witness_seed) v ^= (int)(cz_rng_u64(&g->wit) >> 63);
+    g_bit(g, new_var(g), v);
+}
 
 static void g_binop(gen *g, int kind)
 {
@@ -292,6 +303,7 @@ static void run(gen *g)
     uint64_t body = p->n_constraints - p->n_public;
     cz_rng_seed(&g->sched, p->seed ^ 0x5ced0000000000a1ull);
     cz_rng_seed(&g->ops, p->seed ^ 0x0b5000000000000full);
+    cz_rng_seed(&g->wit, p->witness_seed ^ 0x3715000000000077ull);
     g->n_bit = g->n_u32 = g->n_fld = 0;
     for (int k = 0, at = 0; k < K__N; k++)
         for (int j = 0; j < WEIGHT[k]; j++) g->table[at++] = (uint8_t)k;
@@ -362,18 +374,24 @@ void cz_synth_params_init(cz_synth_params *p)
     p->n_public = CZ_SYNTH_DEFAULT_PUBLIC;
 }
 
-cz_err cz_synth_generate(cz_r1cs *r, cz_fr **w, const cz_synth_params *p, char *msg, size_t msglen)
+/* checks p and makes a generator for it (constants drawn); NULL: msg says why */
+static gen *gen_new(const cz_synth_params *p, cz_err *e, char *msg, size_t msglen)
 {
-    memset(r, 0, sizeof *r);
-    *w = NULL;
-    if (p->n_constraints < CZ_SYNTH_MIN_CONSTRAINTS || p->n_constraints > CZ_SYNTH_MAX_CONSTRAINTS)
-        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "constraint count %llu outside %llu..%llu",
-                    (unsigned long long)p->n_constraints, CZ_SYNTH_MIN_CONSTRAINTS, CZ_SYNTH_MAX_CONSTRAINTS);
-    if (p->n_public > CZ_SYNTH_MAX_PUBLIC)
-        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "%u public inputs, at most %u", p->n_public,
-                    CZ_SYNTH_MAX_PUBLIC);
+    if (p->n_constraints < CZ_SYNTH_MIN_CONSTRAINTS || p->n_constraints > CZ_SYNTH_MAX_CONSTRAINTS) {
+        *e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "constraint count %llu outside %llu..%llu",
+                     (unsigned long long)p->n_constraints, CZ_SYNTH_MIN_CONSTRAINTS, CZ_SYNTH_MAX_CONSTRAINTS);
+        return NULL;
+    }
+    if (p->n_public > CZ_SYNTH_MAX_PUBLIC) {
+        *e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "%u public inputs, at most %u", p->n_public,
+                     CZ_SYNTH_MAX_PUBLIC);
+        return NULL;
+    }
     gen *g = calloc(1, sizeof *g);
-    if (!g) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    if (!g) {
+        *e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+        return NULL;
+    }
     g->p = p;
     g->total_rows = p->n_constraints;
     cz_fr_one(&g->one);
@@ -385,6 +403,38 @@ cz_err cz_synth_generate(cz_r1cs *r, cz_fr **w, const cz_synth_params *p, char *
         while (cz_fr_is_zero(&g->konst[k]));
         cz_fr_inv(&g->konst_inv[k], &g->konst[k]);
     }
+    return g;
+}
+
+cz_err cz_synth_witness(cz_fr *w, uint64_t n_vars, const cz_synth_params *p, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    gen *g = gen_new(p, &e, msg, msglen);
+    if (!g) return e;
+    /* one pass that writes values only; set_w keeps inside n_vars, and a
+     * count that differs is an error (w then holds no witness) */
+    g->emit = 1;
+    g->w = w;
+    g->w_n = n_vars;
+    if (n_vars) w[0] = g->one;
+    run(g);
+    if (g->next_var != n_vars)
+        e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen,
+                    "the synthetic system of these parameters has %llu variables, the buffer %llu",
+                    (unsigned long long)g->next_var, (unsigned long long)n_vars);
+    else if (p->progress)
+        p->progress(p->progress_ctx, "build", g->rows, g->total_rows);
+    free(g);
+    return e;
+}
+
+cz_err cz_synth_generate(cz_r1cs *r, cz_fr **w, const cz_synth_params *p, char *msg, size_t msglen)
+{
+    memset(r, 0, sizeof *r);
+    *w = NULL;
+    cz_err e0 = CZ_OK;
+    gen *g = gen_new(p, &e0, msg, msglen);
+    if (!g) return e0;
 
     /* pass 1: count */
     run(g);
@@ -409,6 +459,7 @@ cz_err cz_synth_generate(cz_r1cs *r, cz_fr **w, const cz_synth_params *p, char *
     (*w)[0] = g->one;
     g->emit = 1;
     g->w = *w;
+    g->w_n = n_vars;
     g->m = r->m;
     run(g);
     if (g->next_var != n_vars || g->rows != p->n_constraints || memcmp(g->nnz, nnz, sizeof nnz) != 0) {

@@ -4,7 +4,15 @@
  * From (N, seed) cz_synth_generate builds a cz_r1cs with exactly N
  * constraints and a full assignment w (w[0] = 1, then the public inputs, then
  * the auxiliary variables) that satisfies it. The result is a pure function
- * of (N, seed, n_public): same arguments, same system and witness, bit for bit.
+ * of (N, seed, n_public, witness_seed): same arguments, same system and
+ * witness, bit for bit.
+ *
+ * Other witnesses of one system: the structure depends only on (N, seed,
+ * n_public), never on a variable's value, and the values all follow from the
+ * fresh bits (the private input). witness_seed = 0 draws those bits from seed
+ * (the witness of earlier versions); any other value flips each of them by a
+ * bit drawn from witness_seed, so the same constraint system gets another
+ * satisfying witness (used to prove many partitions of one circuit).
  *
  * Input constraints: a Groth16 prover (bellperson) appends one constraint
  * input_i * 0 = 0 per public input, ONE included. The synthetic system does
@@ -51,18 +59,27 @@ typedef struct {
     uint64_t n_constraints; /* N, CZ_SYNTH_MIN_CONSTRAINTS..CZ_SYNTH_MAX_CONSTRAINTS */
     uint64_t seed;
     unsigned n_public;      /* public inputs besides ONE, 0..CZ_SYNTH_MAX_PUBLIC */
+    uint64_t witness_seed;  /* 0: the witness of seed; else another witness of the same system */
     /* called every 2^20 rows of each pass (stage "count", then "build") and
      * once at the end of "build"; may be NULL */
     void (*progress)(void *ctx, const char *stage, uint64_t done, uint64_t total);
     void *progress_ctx;
 } cz_synth_params;
 
-/* defaults: N = 2^16, seed 1, CZ_SYNTH_DEFAULT_PUBLIC inputs, no progress */
+/* defaults: N = 2^16, seed 1, CZ_SYNTH_DEFAULT_PUBLIC inputs, witness_seed 0,
+ * no progress */
 void cz_synth_params_init(cz_synth_params *p);
 
 /* builds the system into *r (release with cz_r1cs_free) and the witness into
  * *w (n_vars elements, Montgomery form; release with free). On failure both
  * are left empty and msg says why. */
 cz_err cz_synth_generate(cz_r1cs *r, cz_fr **w, const cz_synth_params *p, char *msg, size_t msglen);
+
+/* writes the witness of p into w (n_vars values: the count of the system
+ * cz_synth_generate makes from the same N, seed and n_public) without
+ * building the system: one pass, no allocation. With another witness_seed
+ * this is another witness of that same system. CZ_ERR_INVALID_ARG when p's
+ * system has another variable count (w is then not a witness). */
+cz_err cz_synth_witness(cz_fr *w, uint64_t n_vars, const cz_synth_params *p, char *msg, size_t msglen);
 
 #endif

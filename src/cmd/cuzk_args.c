@@ -81,15 +81,61 @@ int cz_cmd_err(const char *cmd, const char *msg)
     return 2;
 }
 
-int cz_cmd_pool(const char *cmd, const char *threads, cz_pool **pool)
+int cz_cmd_threads(const char *cmd, const char *threads, unsigned *n)
 {
-    uint64_t n = 0;
-    if (threads && (cz_args_u64(threads, &n) || n > 4096)) {
+    uint64_t v = 0;
+    if (threads && (cz_args_u64(threads, &v) || v > 4096)) {
         fprintf(stderr, "cuzk %s: bad --threads '%s'\n", cmd, threads);
         return 2;
     }
-    if (cz_pool_create(pool, (unsigned)n)) return cz_cmd_err(cmd, "cannot start worker threads");
+    *n = (unsigned)v;
     return 0;
+}
+
+int cz_cmd_pool(const char *cmd, const char *threads, cz_pool **pool)
+{
+    unsigned n;
+    int rc = cz_cmd_threads(cmd, threads, &n);
+    if (rc) return rc;
+    if (cz_pool_create(pool, n)) return cz_cmd_err(cmd, "cannot start worker threads");
+    return 0;
+}
+
+int cz_cmd_backend(const char *cmd, const char *backend, const char *device, unsigned threads, cz_be **out)
+{
+    char msg[512];
+    cz_backend_opts bo = {0};
+    *out = NULL;
+    if (cz_backend_parse(backend ? backend : "auto", &bo.kind, msg, sizeof msg)) return cz_cmd_err(cmd, msg);
+    uint64_t dev = 0;
+    if (device && (cz_args_u64(device, &dev) || dev > 1024)) {
+        fprintf(stderr, "cuzk %s: bad --device '%s' (a CUDA device index)\n", cmd, device);
+        return 2;
+    }
+    bo.device = (int)dev;
+    bo.threads = threads;
+    if (cz_be_open(out, &bo, msg, sizeof msg)) return cz_cmd_err(cmd, msg);
+    return 0;
+}
+
+void cz_cmd_prove_stages(const cz_be *b, const cz_groth16_timings *t, int zkey)
+{
+    printf("  backend: %s%s\n", cz_be_name(b), t->on_cpu ? " (this proof fell back to the CPU)" : "");
+    if (t->upload_ms > 0 || t->h2d_bytes) {
+        cz_cmd_stage("prove: upload witness", t->upload_ms);
+        printf("  %-28s %10.1f MiB\n", "prove: host -> device", (double)t->h2d_bytes / (1 << 20));
+    }
+    cz_cmd_stage(zkey ? "prove: a, b, c (SpMV)" : "prove: A/B/C = SpMV", t->spmv_ms);
+    cz_cmd_stage(zkey ? "prove: H (9 NTTs)" : "prove: H (7 NTTs)", t->ntt_ms);
+    if (t->msm_h_ms > 0 || t->msm_l_ms > 0) {
+        cz_cmd_stage(zkey ? "prove: MSM H" : "prove: MSM h", t->msm_h_ms);
+        cz_cmd_stage(zkey ? "prove: MSM C" : "prove: MSM l", t->msm_l_ms);
+    }
+    cz_cmd_stage(zkey ? "prove: MSM H + C" : "prove: MSM h + l", t->msm_hl_ms);
+    cz_cmd_stage(zkey ? "prove: MSM A" : "prove: MSM a", t->msm_a_ms);
+    cz_cmd_stage(zkey ? "prove: MSM B (G1)" : "prove: MSM b (G1)", t->msm_b1_ms);
+    cz_cmd_stage(zkey ? "prove: MSM B (G2)" : "prove: MSM b (G2)", t->msm_b2_ms);
+    cz_cmd_stage("prove: total", t->total_ms);
 }
 
 int cz_cmd_mkdirs(const char *path)

@@ -1,13 +1,16 @@
 /* cuzk_args.h — what the subcommands share: option parsing ( `--name value`
  * pairs and `--flag` switches, each option declared up front; an unknown
  * option, a missing value or a repeated option is an error with a message),
- * stage timing lines, error exits, the worker pool, mkdir -p. */
+ * stage timing lines, error exits, the worker pool, the proving backend
+ * (--backend, --device), mkdir -p. */
 #ifndef CZ_CMD_ARGS_H
 #define CZ_CMD_ARGS_H
 
 #include <stdint.h>
 
+#include "backend/backend.h"
 #include "ff/ff.h"
+#include "groth16/groth16.h"
 #include "util/pool.h"
 
 #define CZ_N_OPTS(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -31,8 +34,18 @@ int cz_args_u64(const char *s, uint64_t *out);
 void cz_cmd_stage(const char *name, double ms);
 /* prints "cuzk CMD: MSG" to stderr and returns 2 */
 int cz_cmd_err(const char *cmd, const char *msg);
+/* a --threads value (NULL: 0, one per CPU); 0 or exit code 2 */
+int cz_cmd_threads(const char *cmd, const char *threads, unsigned *n);
 /* a worker pool from a --threads value (NULL: one per CPU); 0 or exit code 2 */
 int cz_cmd_pool(const char *cmd, const char *threads, cz_pool **pool);
+/* opens the proving backend of --backend cpu|cuda|auto (NULL: auto) on
+ * --device N (NULL: 0), `threads` host threads per worker; 0, or prints why
+ * (a CUDA backend that is not built, no device) and returns 2 */
+int cz_cmd_backend(const char *cmd, const char *backend, const char *device, unsigned threads, cz_be **out);
+/* the stage lines of one proof: the backend that proved it, then upload,
+ * SpMV, NTT, the MSMs (h and l apart when the backend ran them apart),
+ * total; zkey picks snarkjs's names (H + C instead of h + l) */
+void cz_cmd_prove_stages(const cz_be *b, const cz_groth16_timings *t, int zkey);
 /* Groth16 r, s: from the kernel, or (fixed_seed) from `seed`, which makes
  * proofs reproducible and NOT zero-knowledge (says so on stdout). 0, or 2 */
 int cz_cmd_randomness(const char *cmd, int fixed_seed, uint64_t seed, cz_fr *r, cz_fr *s);

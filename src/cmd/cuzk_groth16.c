@@ -2,7 +2,9 @@
  * format Groth16 path from the command line. Each prints its timings per
  * stage. Exit codes: 0 success / valid proof, 1 invalid proof, 2 error.
  *
- * prove checks the witness against every constraint before proving and
+ * prove checks the witness against every constraint before proving, proves
+ * through the backend of --backend cpu|cuda|auto on --device N
+ * (backend/backend.h; auto takes CUDA where a device is found), and
  * verifies the proof against the key's own vk before writing it.
  *
  * prove keeps a converted copy of the .params file (formats/pkcache.h) in a
@@ -25,6 +27,7 @@
 #include "formats/public_json.h"
 #include "formats/witness.h"
 #include "formats/wtns.h"
+#include "backend/backend.h"
 #include "groth16/groth16.h"
 #include "r1cs/pce.h"
 
@@ -124,18 +127,31 @@ static int is_wtns(const char *path)
 
 int cz_cmd_prove(int argc, char **argv)
 {
-    cz_arg o[] = {{"params", 0, 1, 0}, {"pce", 0, 1, 0},      {"witness", 0, 1, 0}, {"out", 0, 1, 0},
-                  {"seed", 0, 0, 0},   {"threads", 0, 0, 0},  {"cache-dir", 0, 0, 0}, {"no-cache", 1, 0, 0}};
+    cz_arg o[] = {{"params", 0, 1, 0},  {"pce", 0, 1, 0},       {"witness", 0, 1, 0}, {"out", 0, 1, 0},
+                  {"seed", 0, 0, 0},    {"threads", 0, 0, 0},   {"cache-dir", 0, 0, 0}, {"no-cache", 1, 0, 0},
+                  {"backend", 0, 0, 0}, {"device", 0, 0, 0}};
     int rc = cz_args_parse("prove", argc, argv, o, CZ_N_OPTS(o));
     if (rc) return rc;
     const char *ss = cz_args_get(o, CZ_N_OPTS(o), "seed");
     uint64_t seed = 0;
     if (ss && cz_args_u64(ss, &seed)) return cz_cmd_err("prove", "bad --seed");
-    cz_pool *pool;
-    if ((rc = cz_cmd_pool("prove", cz_args_get(o, CZ_N_OPTS(o), "threads"), &pool))) return rc;
+    unsigned threads;
+    if ((rc = cz_cmd_threads("prove", cz_args_get(o, CZ_N_OPTS(o), "threads"), &threads))) return rc;
+    /* the backend first, so that one that cannot open fails before any loading */
+    cz_be *be;
+    if ((rc = cz_cmd_backend("prove", cz_args_get(o, CZ_N_OPTS(o), "backend"), cz_args_get(o, CZ_N_OPTS(o), "device"),
+                             threads, &be)))
+        return rc;
+    cz_pool *pool = NULL; /* loading and the witness check; the backend's worker has its own */
+    if (cz_pool_create(&pool, threads)) {
+        cz_be_close(be);
+        return cz_cmd_err("prove", "cannot start worker threads");
+    }
     char msg[512];
     cz_r1cs cs = {0};
     cz_groth16_pk pk = {0};
+    cz_be_key *key = NULL;
+    cz_be_worker *bw = NULL;
     cz_fr *w = NULL;
     uint64_t n_vars = 0, n_inputs = 0, bad = 0;
     double t0 = cz_now_ms(), t = t0;
@@ -174,18 +190,28 @@ int cz_cmd_prove(int argc, char **argv)
         goto out;
     }
     cz_cmd_stage("load parameters", cz_now_ms() - t);
+    cz_pool_destroy(pool); /* its threads are not needed any more */
+    pool = NULL;
+    t = cz_now_ms();
+    cz_be_circuit bc = {.pk = &pk, .cs = &cs};
+    if (cz_be_load(be, &bc, &key, msg, sizeof msg) || cz_be_worker_create(be, &bw, msg, sizeof msg)) {
+        rc = cz_cmd_err("prove", msg);
+        goto out;
+    }
+    const cz_fr *wit = w;
+    if (cz_be_kind(be) == CZ_BACKEND_CUDA) { /* the worker's own (pinned) buffer uploads fastest */
+        cz_fr *buf = cz_be_worker_buffer(bw, cs.n_vars);
+        if (!buf) { rc = cz_cmd_err("prove", "out of memory for the witness buffer"); goto out; }
+        memcpy(buf, w, cs.n_vars * sizeof *buf);
+        wit = buf;
+    }
+    cz_cmd_stage("load into the backend", cz_now_ms() - t);
     cz_fr r, s;
     if ((rc = cz_cmd_randomness("prove", ss != NULL, seed, &r, &s))) goto out;
     cz_groth16_proof proof;
     cz_groth16_timings tm;
-    if (cz_groth16_prove(&proof, &pk, &cs, w, &r, &s, pool, &tm, msg, sizeof msg)) { rc = cz_cmd_err("prove", msg); goto out; }
-    cz_cmd_stage("prove: A/B/C = SpMV", tm.spmv_ms);
-    cz_cmd_stage("prove: H (7 NTTs)", tm.ntt_ms);
-    cz_cmd_stage("prove: MSM h + l", tm.msm_hl_ms);
-    cz_cmd_stage("prove: MSM a", tm.msm_a_ms);
-    cz_cmd_stage("prove: MSM b (G1)", tm.msm_b1_ms);
-    cz_cmd_stage("prove: MSM b (G2)", tm.msm_b2_ms);
-    cz_cmd_stage("prove: total", tm.total_ms);
+    if (cz_be_prove(bw, key, wit, &r, &s, &proof, &tm, msg, sizeof msg)) { rc = cz_cmd_err("prove", msg); goto out; }
+    cz_cmd_prove_stages(be, &tm, 0);
     t = cz_now_ms();
     {   /* self-check: a proof that does not verify is never written */
         cz_groth16_pvk pvk;
@@ -201,6 +227,9 @@ int cz_cmd_prove(int argc, char **argv)
     cz_cmd_stage("total", cz_now_ms() - t0);
     printf("cuzk prove: wrote %s (%d bytes)\n", cz_args_get(o, CZ_N_OPTS(o), "out"), CZ_GROTH16_PROOF_BYTES);
 out:
+    cz_be_worker_destroy(bw);
+    cz_be_release(be, key);
+    cz_be_close(be);
     free(w);
     cz_groth16_pk_free(&pk);
     cz_pce_close(&cs);

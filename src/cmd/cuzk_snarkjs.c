@@ -2,6 +2,7 @@
  * positional arguments:
  *   cuzk groth16 prove  <circuit.zkey> <witness.wtns> <proof.json> <public.json>
  *                       [--r1cs circuit.r1cs] [--seed S] [--threads N]
+ *                       [--backend cpu|cuda|auto] [--device N]
  *   cuzk groth16 verify <verification_key.json> <public.json> <proof.json>
  *   cuzk zkey export-params <circuit.zkey> <out.params> --r1cs <circuit.r1cs>
  *                       [--pce out.pce] (see formats/zkey_export.h)
@@ -10,7 +11,9 @@
  *       synthetic workload (cuzk synth's circuit, seeded setup) as
  *       circuit.zkey, witness.wtns, verification_key.json, public.json, so
  *       that snarkjs and cuzk can be compared at any size without a ceremony
- * prove prints its timings per stage; verify prints "OK!" (exit 0) or
+ * prove proves through the chosen backend (backend/backend.h; auto takes CUDA
+ * where a device is found) and prints the backend and its timings per stage;
+ * verify prints "OK!" (exit 0) or
  * "[ERROR] cuzk: Invalid proof" (exit 1), as snarkjs does. Unreadable or
  * malformed input is exit 2.
  *
@@ -36,6 +39,7 @@
 #include "formats/wtns.h"
 #include "formats/zkey.h"
 #include "formats/zkey_export.h"
+#include "backend/backend.h"
 #include "groth16/groth16.h"
 #include "r1cs/pce.h"
 
@@ -74,16 +78,29 @@ static int split_args(const char *cmd, int argc, char **argv, char **pos, int *n
 static int groth16_prove(int argc, char **argv)
 {
     const char *cmd = "groth16 prove";
-    cz_arg o[] = {{"r1cs", 0, 0, 0}, {"seed", 0, 0, 0}, {"threads", 0, 0, 0}, {"verbose", 1, 0, 0}};
+    cz_arg o[] = {{"r1cs", 0, 0, 0},    {"seed", 0, 0, 0},   {"threads", 0, 0, 0},
+                  {"verbose", 1, 0, 0}, {"backend", 0, 0, 0}, {"device", 0, 0, 0}};
     char *pos[MAX_ARGS];
     int npos, rc = split_args(cmd, argc, argv, pos, &npos, 4, o, CZ_N_OPTS(o));
     if (rc) return rc;
     const char *ss = cz_args_get(o, CZ_N_OPTS(o), "seed"), *r1cs_path = cz_args_get(o, CZ_N_OPTS(o), "r1cs");
     uint64_t seed = 0;
     if (ss && cz_args_u64(ss, &seed)) return cz_cmd_err(cmd, "bad --seed");
-    cz_pool *pool;
-    if ((rc = cz_cmd_pool(cmd, cz_args_get(o, CZ_N_OPTS(o), "threads"), &pool))) return rc;
+    unsigned threads;
+    if ((rc = cz_cmd_threads(cmd, cz_args_get(o, CZ_N_OPTS(o), "threads"), &threads))) return rc;
+    /* the backend first, so that one that cannot open fails before any loading */
+    cz_be *be;
+    if ((rc = cz_cmd_backend(cmd, cz_args_get(o, CZ_N_OPTS(o), "backend"), cz_args_get(o, CZ_N_OPTS(o), "device"),
+                             threads, &be)))
+        return rc;
+    cz_pool *pool = NULL; /* loading and the witness check; the backend's worker has its own */
+    if (cz_pool_create(&pool, threads)) {
+        cz_be_close(be);
+        return cz_cmd_err(cmd, "cannot start worker threads");
+    }
     char msg[600];
+    cz_be_key *key = NULL;
+    cz_be_worker *bw = NULL;
     cz_zkey zk = {0};
     cz_r1cs cs = {0};
     cz_groth16_pvk pvk = {0};
@@ -122,18 +139,28 @@ static int groth16_prove(int argc, char **argv)
         }
         cz_cmd_stage("check witness (r1cs)", cz_now_ms() - t);
     }
+    cz_pool_destroy(pool); /* its threads are not needed any more */
+    pool = NULL;
+    t = cz_now_ms();
+    cz_be_circuit bc = {.zpk = &zk.pk};
+    if (cz_be_load(be, &bc, &key, msg, sizeof msg) || cz_be_worker_create(be, &bw, msg, sizeof msg)) {
+        rc = cz_cmd_err(cmd, msg);
+        goto out;
+    }
+    const cz_fr *wit = w;
+    if (cz_be_kind(be) == CZ_BACKEND_CUDA) { /* the worker's own (pinned) buffer uploads fastest */
+        cz_fr *buf = cz_be_worker_buffer(bw, zk.pk.n_vars);
+        if (!buf) { rc = cz_cmd_err(cmd, "out of memory for the witness buffer"); goto out; }
+        memcpy(buf, w, zk.pk.n_vars * sizeof *buf);
+        wit = buf;
+    }
+    cz_cmd_stage("load into the backend", cz_now_ms() - t);
     cz_fr r, s;
     if ((rc = cz_cmd_randomness(cmd, ss != NULL, seed, &r, &s))) goto out;
     cz_groth16_proof proof;
     cz_groth16_timings tm;
-    if (cz_groth16_prove_zkey(&proof, &zk.pk, w, &r, &s, pool, &tm, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
-    cz_cmd_stage("prove: a, b, c (SpMV)", tm.spmv_ms);
-    cz_cmd_stage("prove: H (9 NTTs)", tm.ntt_ms);
-    cz_cmd_stage("prove: MSM H + C", tm.msm_hl_ms);
-    cz_cmd_stage("prove: MSM A", tm.msm_a_ms);
-    cz_cmd_stage("prove: MSM B (G1)", tm.msm_b1_ms);
-    cz_cmd_stage("prove: MSM B (G2)", tm.msm_b2_ms);
-    cz_cmd_stage("prove: total", tm.total_ms);
+    if (cz_be_prove(bw, key, wit, &r, &s, &proof, &tm, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
+    cz_cmd_prove_stages(be, &tm, 1);
     t = cz_now_ms();
     if (cz_groth16_prepare_vk(&pvk, &zk.pk.vk)) { rc = cz_cmd_err(cmd, "out of memory"); goto out; }
     if (!cz_groth16_verify(&pvk, &proof, w + 1, zk.pk.n_public)) {
@@ -158,6 +185,9 @@ static int groth16_prove(int argc, char **argv)
     cz_cmd_stage("write proof + public", cz_now_ms() - t);
     cz_cmd_stage("total", cz_now_ms() - t0);
 out:
+    cz_be_worker_destroy(bw);
+    cz_be_release(be, key);
+    cz_be_close(be);
     cz_groth16_pvk_free(&pvk);
     cz_r1cs_free(&cs);
     free(w);
@@ -221,7 +251,7 @@ int cz_cmd_groth16(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "prove")) return groth16_prove(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "verify")) return groth16_verify(argc - 1, argv + 1);
     fprintf(stderr, "usage: cuzk groth16 prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> "
-                    "[--r1cs F] [--seed S] [--threads N]\n"
+                    "[--r1cs F] [--seed S] [--threads N] [--backend cpu|cuda|auto] [--device N]\n"
                     "       cuzk groth16 verify <verification_key.json> <public.json> <proof.json> [--verbose]\n");
     return 2;
 }

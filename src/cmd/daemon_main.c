@@ -14,10 +14,14 @@
  * pauses dispatch (no new partition starts; jobs are still accepted),
  * SIGUSR2 resumes it.
  *
- * How the configuration drives the engine (CPU backend): [srs]
- * param_cache; [pipeline] synthesis_concurrency = synthesis workers, each
- * with a pool of [synthesis] threads for key loading and the witness check;
- * [gpus] gpu_threads = threads of the proving pool (0 = all CPUs);
+ * How the configuration drives the engine: [srs] param_cache; [pipeline]
+ * synthesis_concurrency = synthesis workers, each with a pool of
+ * [synthesis] threads for key loading and the witness check; [gpus] backend
+ * (auto: CUDA where a device is found, else the CPU) on the first of
+ * devices (device 0 when empty; further devices are warned about and not
+ * used yet), vram_margin_mib, gpu_workers_per_device = proving workers on
+ * CUDA (one on the CPU), gpu_threads = host threads per proving worker (0 =
+ * all CPUs);
  * [pipeline] max_gpu_queue_depth = synthesized partitions that may wait for
  * the prover (0: synthesis_lookahead + synthesis_concurrency); [daemon]
  * result_retention, verify_proofs, max_message_size, shutdown_timeout,
@@ -228,6 +232,12 @@ int main(int argc, char **argv)
     eo.synthesis_threads = cfg.synthesis_threads; /* 0: none beside the worker itself */
     eo.prove_workers = 1;
     eo.prove_threads = cfg.gpu_threads;
+    eo.backend = (cz_backend_kind)cfg.backend;
+    eo.device = cfg.n_devices ? cfg.devices[0] : 0;
+    eo.vram_margin = cfg.vram_margin_bytes;
+    eo.gpu_workers = cfg.gpu_workers_per_device;
+    if (cfg.n_devices > 1 && eo.backend != CZ_BACKEND_CPU)
+        logf_(3, "gpus.devices lists %d devices; this version drives one, device %d", cfg.n_devices, eo.device);
     eo.max_queue_depth = cfg.max_gpu_queue_depth > 0 ? cfg.max_gpu_queue_depth
                                                       : cfg.synthesis_lookahead + eo.synthesis_workers;
     eo.result_retention_ms = cfg.result_retention_ms;
@@ -270,9 +280,13 @@ int main(int argc, char **argv)
         return 1;
     }
     if (upath && chmod(upath, 0660)) logf_(3, "chmod 0660 %s: %s", upath, strerror(errno));
-    logf_(2, "param_cache %s, %d synthesis worker(s), 1 CPU proving worker (%s threads), verify_proofs %s",
-          eo.param_cache, eo.synthesis_workers, eo.prove_threads ? "configured" : "all CPU", eo.verify_proofs ? "on" : "off");
-    printf("cuzk-daemon: ready, listening on %s (pid %d, CPU backend)\n", shown, (int)getpid());
+    cz_engine_status est;
+    cz_engine_get_status(e, &est);
+    logf_(2, "param_cache %s, %d synthesis worker(s), %u proving worker(s) on %s (%s threads each), verify_proofs %s",
+          eo.param_cache, eo.synthesis_workers, est.n_workers, est.backend, eo.prove_threads ? "configured" : "all CPU",
+          eo.verify_proofs ? "on" : "off");
+    printf("cuzk-daemon: ready, listening on %s (pid %d, backend %s)\n", shown, (int)getpid(), est.backend);
+    cz_engine_status_free(&est);
     fflush(stdout);
 
     for (;;) {

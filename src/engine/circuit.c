@@ -5,7 +5,8 @@
  * circuits, so a walk is cheaper than anything cleverer. Loading happens
  * outside the lock: the loader sets `loading`, drops the lock, reads the
  * files (or builds the synthetic keys), then publishes under the lock and
- * broadcasts the condition variable. */
+ * broadcasts the condition variable. A load ends by loading the keys into
+ * the backend (cz_be_load); an unload begins by releasing them there. */
 #include "engine/circuit.h"
 
 #include <errno.h>
@@ -21,16 +22,19 @@
 #include "r1cs/pce.h"
 #include "util/clock.h"
 
-void cz__cache_init(cz_circuit_cache *c, const char *dir)
+void cz__cache_init(cz_circuit_cache *c, const char *dir, cz_be *be)
 {
     memset(c, 0, sizeof *c);
+    c->be = be;
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->cv, NULL);
     snprintf(c->dir, sizeof c->dir, "%s", dir && *dir ? dir : ".");
 }
 
-static void unload(cz_circuit *ci)
+static void unload(cz_circuit_cache *c, cz_circuit *ci)
 {
+    if (ci->bk) cz_be_release(c->be, ci->bk); /* before the host keys it was made from */
+    ci->bk = NULL;
     if (ci->type == CZ_CIRC_PARAMS) cz_pce_close(&ci->cs);
     else if (ci->type == CZ_CIRC_SYNTH) cz_r1cs_free(&ci->cs);
     cz_groth16_pk_free(&ci->pk);
@@ -49,7 +53,7 @@ void cz__cache_destroy(cz_circuit_cache *c)
     cz_circuit *ci = c->head;
     while (ci) {
         cz_circuit *n = ci->next;
-        if (ci->loaded) unload(ci);
+        if (ci->loaded) unload(c, ci);
         free(ci);
         ci = n;
     }
@@ -152,7 +156,7 @@ void cz__cache_release(cz_circuit_cache *c, cz_circuit *ci)
     }
     pthread_mutex_unlock(&c->mu);
     if (drop) {
-        unload(ci);
+        unload(c, ci);
         pthread_mutex_lock(&c->mu);
         ci->loading = 0;
         ci->evict_pending = 0;
@@ -163,7 +167,7 @@ void cz__cache_release(cz_circuit_cache *c, cz_circuit *ci)
 
 static cz_err load_files(cz_circuit *ci, const char *dir, cz_pool *pool, char *msg, size_t msglen)
 {
-    char path[4200];
+    char path[sizeof ((cz_circuit_cache *)0)->dir + CZ_CIRCUIT_ID_MAX + 16];
     cz_err e;
     if (ci->type == CZ_CIRC_ZKEY) {
         snprintf(path, sizeof path, "%s/%s.zkey", dir, ci->key);
@@ -228,7 +232,19 @@ cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64
     ci->loading = 1;
     pthread_mutex_unlock(&c->mu);
     cz_err e = load_files(ci, c->dir, pool, msg, msglen);
-    if (e) unload(ci);
+    if (!e) {
+        cz_be_circuit bc = {0};
+        if (ci->type == CZ_CIRC_ZKEY) {
+            bc.zpk = &ci->zk.pk;
+        } else {
+            bc.pk = &ci->pk;
+            bc.cs = &ci->cs;
+        }
+        char m[512];
+        if ((e = cz_be_load(c->be, &bc, &ci->bk, m, sizeof m)))
+            cz_fail(e, msg, msglen, "%s: loading the keys into the backend: %s", ci->key, m);
+    }
+    if (e) unload(c, ci);
     pthread_mutex_lock(&c->mu);
     ci->loading = 0;
     ci->loaded = e == CZ_OK;
@@ -269,7 +285,7 @@ cz_err cz__cache_evict(cz_circuit_cache *c, const char *id, int *was_loaded, uin
     ci->loading = 1;
     uint64_t sz = ci->size_bytes;
     pthread_mutex_unlock(&c->mu);
-    unload(ci);
+    unload(c, ci);
     pthread_mutex_lock(&c->mu);
     ci->loading = 0;
     pthread_cond_broadcast(&c->cv);
@@ -353,15 +369,14 @@ cz_err cz__circuit_witness(const cz_circuit *ci, const uint8_t *payload, size_t 
     return CZ_OK;
 }
 
-cz_err cz__circuit_prove_cpu(const cz_circuit *ci, const cz_fr *w, cz_groth16_proof *out, cz_pool *pool,
-                             cz_groth16_timings *t, char *msg, size_t msglen)
+cz_err cz__circuit_prove(const cz_circuit *ci, cz_be_worker *bw, const cz_fr *w, cz_groth16_proof *out,
+                         cz_groth16_timings *t, char *msg, size_t msglen)
 {
     cz_fr r, s;
     cz_err e;
     if ((e = cz_groth16_random_fr(&r)) || (e = cz_groth16_random_fr(&s)))
         return cz_fail(e, msg, msglen, "no randomness from the kernel");
-    if (ci->type == CZ_CIRC_ZKEY) return cz_groth16_prove_zkey(out, &ci->zk.pk, w, &r, &s, pool, t, msg, msglen);
-    return cz_groth16_prove(out, &ci->pk, &ci->cs, w, &r, &s, pool, t, msg, msglen);
+    return cz_be_prove(bw, ci->bk, w, &r, &s, out, t, msg, msglen);
 }
 
 int cz__circuit_verify(const cz_circuit *ci, const cz_groth16_proof *p, const cz_fr *w)

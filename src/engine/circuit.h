@@ -15,16 +15,28 @@
  *
  * Each cache entry holds a reference count (jobs holding it), a loaded flag
  * and, while one thread loads it, a loading flag the others wait on (they
- * wait on the cache's condition variable). Loading and freeing run without
- * the cache lock held. An evicted entry in use is freed when its last
- * holder releases it. Lock order: the engine lock, if held, before the
- * cache lock. */
+ * wait on the cache's condition variable). A loaded entry holds its host
+ * keys (pk + cs, or the zkey) and their key in the engine's proving backend
+ * (bk, one reference, backend/backend.h: for CUDA the device-resident copy),
+ * loaded right after the host keys and released before them. Loading and
+ * freeing run without the cache lock held. An evicted entry in use is freed
+ * when its last holder releases it; a partition being proved holds its job's
+ * reference, so a key is never released under a prove.
+ *
+ * Lock order: the engine lock, if held, before the cache lock. The
+ * backend's locks (backend.c: load_mu, then mu) are taken only with the
+ * cache lock not held: cz_be_load by the loading thread with no lock held,
+ * cz_be_release by whoever frees the entry, which may hold the engine lock
+ * (the last cz__cache_release of an evicted entry runs under it) and may
+ * then wait for another circuit's device upload to finish. The backend
+ * never calls back into the engine or the cache, so no cycle exists. */
 #ifndef CZ_ENGINE_CIRCUIT_H
 #define CZ_ENGINE_CIRCUIT_H
 
 #include <pthread.h>
 #include <stdint.h>
 
+#include "backend/backend.h"
 #include "engine/engine.h"
 #include "formats/zkey.h"
 #include "groth16/groth16.h"
@@ -50,6 +62,7 @@ typedef struct cz_circuit {
     cz_groth16_pk pk;         /* PARAMS, SYNTH */
     cz_zkey zk;               /* ZKEY */
     cz_groth16_pvk pvk;
+    cz_be_key *bk;            /* the keys in the cache's backend */
     uint64_t n_vars, n_inputs;
     struct cz_circuit *next;
 } cz_circuit;
@@ -58,10 +71,11 @@ typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     cz_circuit *head;
+    cz_be *be;                /* where loaded keys go (set before the first load) */
     char dir[4096];
 } cz_circuit_cache;
 
-void cz__cache_init(cz_circuit_cache *c, const char *dir);
+void cz__cache_init(cz_circuit_cache *c, const char *dir, cz_be *be);
 void cz__cache_destroy(cz_circuit_cache *c);
 
 /* checks the id's syntax (msg starts "circuit_id: "); for a synthetic id
@@ -73,7 +87,8 @@ cz_err cz__circuit_check_id(const char *id, cz_circuit_type *type, int *log2, in
  * takes a reference to its entry, creating it unloaded if new */
 cz_err cz__cache_acquire(cz_circuit_cache *c, const char *id, cz_circuit **out, char *msg, size_t msglen);
 void cz__cache_release(cz_circuit_cache *c, cz_circuit *ci);
-/* loads ci's keys unless loaded; *load_ms: time spent here (0 if loaded);
+/* loads ci's keys unless loaded (the files, then into the backend);
+ * *load_ms: time spent here (0 if loaded);
  * *already (may be NULL) = 1 when nothing had to be loaded */
 cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64_t *load_ms, int *already, char *msg,
                       size_t msglen);
@@ -92,9 +107,10 @@ cz_err cz__circuit_witness(const cz_circuit *ci, const uint8_t *payload, size_t 
 /* cheap checks of a generic payload's header at submit time (msg names the
  * field given) */
 cz_err cz__payload_check(const uint8_t *payload, size_t len, const char *field, char *msg, size_t msglen);
-/* proves one partition on the CPU with fresh randomness */
-cz_err cz__circuit_prove_cpu(const cz_circuit *ci, const cz_fr *w, cz_groth16_proof *out, cz_pool *pool,
-                             cz_groth16_timings *t, char *msg, size_t msglen);
+/* proves one partition with fresh randomness on a worker of the cache's
+ * backend (ci loaded and held) */
+cz_err cz__circuit_prove(const cz_circuit *ci, cz_be_worker *bw, const cz_fr *w, cz_groth16_proof *out,
+                         cz_groth16_timings *t, char *msg, size_t msglen);
 /* 1 if the proof verifies against the circuit's vk and w's public inputs */
 int cz__circuit_verify(const cz_circuit *ci, const cz_groth16_proof *p, const cz_fr *w);
 

@@ -6,10 +6,14 @@
  *   - synthesis workers (opts.synthesis_workers): take the next partition
  *     to synthesize, load the circuit's keys if needed (circuit.h), make the
  *     partition's witness, and put it on the prove queue;
- *   - proving workers (backend.h, opts.prove_workers): take the next
- *     synthesized partition, prove it, verify it, store the proof
- *     (cz_engine_create returns only once each has set up its backend
- *     state, and fails if one could not);
+ *   - proving workers (opts.prove_workers on the CPU backend,
+ *     opts.gpu_workers on CUDA): each makes its own worker on the engine's
+ *     backend (cz_be_worker, backend/backend.h: a thread pool on the CPU;
+ *     streams, pinned buffers and device scratch on CUDA), then takes the
+ *     next synthesized partition, proves it (cz_be_prove, with the circuit's
+ *     backend key), verifies it and stores the proof (cz_engine_create
+ *     returns only once each has made its worker, and fails if one could
+ *     not);
  *   - the janitor: wakes once a second and prunes ended jobs whose
  *     retention is over;
  *   - callers (the server's threads): submit, await, watch, cancel, status.
@@ -41,10 +45,19 @@
  * in finish() under e->mu (small, no fsync); create reads both back before
  * any thread starts.
  *
+ * Backend: one cz_be, opened by cz_engine_create before any thread starts
+ * and closed by cz_engine_destroy after every thread has ended and the
+ * circuit cache has released its keys. The backend serialises loads and
+ * guards its bookkeeping with its own locks (backend.c); a worker is used
+ * only by its proving thread.
+ *
  * Lock order: e->mu, then the circuit cache's lock (cz__cache_release is
- * called with e->mu held). Keys are loaded, witnesses made and proofs
- * computed with no lock held. TIMELINE lines are single fprintf calls (stdio
- * locks the stream for each). */
+ * called with e->mu held); the backend's locks come last and are never held
+ * together with the cache lock: an entry's backend key is loaded by the
+ * loading thread with no lock held and released by whoever frees the entry,
+ * possibly under e->mu (circuit.h). Keys are loaded, witnesses made and
+ * proofs computed with no engine or cache lock held. TIMELINE lines are
+ * single fprintf calls (stdio locks the stream for each). */
 #include "engine/engine.h"
 
 #include <pthread.h>
@@ -53,7 +66,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/backend.h"
+#include "backend/backend.h"
 #include "engine/circuit.h"
 #include "engine/journal.h"
 #include "formats/proof.h"
@@ -120,12 +133,12 @@ struct cz_engine {
     unsigned pq_len, synthesizing;
     unsigned queued_jobs, running_jobs;
     cz_circuit_cache cache;
-    cz_backend be;
+    cz_be *be;
     /* threads */
     pthread_t *synth_th, *prove_th, jan_th;
     unsigned n_synth, n_prove, synth_started, prove_started;
     int jan_started;
-    unsigned inited;             /* proving workers past worker_init */
+    unsigned inited;             /* proving workers past cz_be_worker_create */
     cz_err init_err;
     char init_msg[600];
     cz_worker_status *wst;
@@ -225,7 +238,7 @@ static void timeline(cz_engine *e, const char *ev, const job *j, const char *fmt
 static void timeline(cz_engine *e, const char *ev, const job *j, const char *fmt, ...)
 {
     if (!e->o.timeline) return;
-    char detail[256];
+    char detail[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(detail, sizeof detail, fmt, ap);
@@ -516,13 +529,13 @@ static void *prove_main(void *arg)
     unsigned wi = wa->idx;
     free(wa);
     char msg[512];
-    void *state = NULL;
-    cz_err ie = e->be.worker_init(&e->be, wi, &state, msg, sizeof msg);
+    cz_be_worker *bw = NULL;
+    cz_err ie = cz_be_worker_create(e->be, &bw, msg, sizeof msg);
     pthread_mutex_lock(&e->mu);
     e->inited++;
     if (ie && !e->init_err) {
         e->init_err = ie;
-        snprintf(e->init_msg, sizeof e->init_msg, "proving worker %u (%s): %s", wi, e->be.name, msg);
+        snprintf(e->init_msg, sizeof e->init_msg, "proving worker %u (%s): %s", wi, cz_be_name(e->be), msg);
     }
     pthread_cond_broadcast(&e->done_cv);
     for (;;) {
@@ -551,15 +564,23 @@ static void *prove_main(void *arg)
         double t = cz_now_ms();
         cz_groth16_proof proof;
         cz_groth16_timings tm = {0};
-        cz_err err = e->be.prove(state, ci, p->w, &proof, &tm, msg, sizeof msg);
+        cz_err err = cz__circuit_prove(ci, bw, p->w, &proof, &tm, msg, sizeof msg);
         double tv = cz_now_ms();
         int ok = !err && (!e->o.verify_proofs || cz__circuit_verify(ci, &proof, p->w));
         double verify_ms = cz_now_ms() - tv;
         uint64_t gpu_ms = (uint64_t)(cz_now_ms() - t);
+        /* msm_ms (all MSMs) stays for the readers of the first format; the
+         * per-stage fields follow (msm_hl_ms = h + l, which the CPU runs as
+         * one MSM, leaving msm_h_ms and msm_l_ms 0); cpu=1: a CUDA backend
+         * proved this partition on the CPU */
         timeline(e, "GPU_END", j,
-                 "worker=%u,partition=%u,gpu_ms=%llu,spmv_ms=%.0f,ntt_ms=%.0f,msm_ms=%.0f,verify_ms=%.0f%s", wi,
-                 p->idx, (unsigned long long)gpu_ms, tm.spmv_ms, tm.ntt_ms,
-                 tm.msm_hl_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_b2_ms, verify_ms, ok ? "" : ",error=1");
+                 "worker=%u,partition=%u,gpu_ms=%llu,spmv_ms=%.0f,ntt_ms=%.0f,msm_ms=%.0f,verify_ms=%.0f,"
+                 "upload_ms=%.0f,msm_h_ms=%.0f,msm_l_ms=%.0f,msm_hl_ms=%.0f,msm_a_ms=%.0f,msm_b1_ms=%.0f,"
+                 "msm_b2_ms=%.0f,total_ms=%.0f%s%s",
+                 wi, p->idx, (unsigned long long)gpu_ms, tm.spmv_ms, tm.ntt_ms,
+                 tm.msm_hl_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_b2_ms, verify_ms, tm.upload_ms, tm.msm_h_ms,
+                 tm.msm_l_ms, tm.msm_hl_ms, tm.msm_a_ms, tm.msm_b1_ms, tm.msm_b2_ms, tm.total_ms,
+                 tm.on_cpu ? ",cpu=1" : "", ok ? "" : ",error=1");
 
         pthread_mutex_lock(&e->mu);
         e->wst[wi].current_job[0] = 0;
@@ -590,7 +611,7 @@ static void *prove_main(void *arg)
         }
     }
     pthread_mutex_unlock(&e->mu);
-    if (!ie) e->be.worker_fini(&e->be, wi, state);
+    cz_be_worker_destroy(bw);
     return NULL;
 }
 
@@ -744,6 +765,7 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_opts *o, char *msg, siz
     if (e->o.prove_workers < 1) e->o.prove_workers = 1;
     if (e->o.max_queue_depth < 1) e->o.max_queue_depth = 1;
     if (e->o.prove_threads < 0) e->o.prove_threads = 0;
+    if (e->o.gpu_workers < 0) e->o.gpu_workers = 0;
     e->t0 = cz_now_ms();
     uint8_t nb[8] = {0};
     cz_os_random(nb, sizeof nb);
@@ -754,7 +776,15 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_opts *o, char *msg, siz
     pthread_cond_init(&e->prove_cv, NULL);
     pthread_cond_init(&e->done_cv, NULL);
     pthread_cond_init(&e->jan_cv, NULL);
-    cz__cache_init(&e->cache, e->o.param_cache);
+    cz__cache_init(&e->cache, e->o.param_cache, NULL);
+    cz_backend_opts bo = {.kind = e->o.backend, .device = e->o.device, .threads = (unsigned)e->o.prove_threads,
+                          .vram_margin = e->o.vram_margin};
+    cz_err be_err = cz_be_open(&e->be, &bo, msg, msglen);
+    if (be_err) {
+        cz_engine_destroy(e);
+        return be_err;
+    }
+    e->cache.be = e->be;
     if (e->o.state_dir[0]) {
         cz_err je = restore(e, msg, msglen);
         if (je) {
@@ -762,9 +792,9 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_opts *o, char *msg, siz
             return je;
         }
     }
-    cz__backend_cpu(&e->be, (unsigned)e->o.prove_workers, (unsigned)e->o.prove_threads);
     e->n_synth = (unsigned)e->o.synthesis_workers;
-    e->n_prove = e->be.n_workers;
+    e->n_prove = (unsigned)(cz_be_kind(e->be) == CZ_BACKEND_CUDA && e->o.gpu_workers > 0 ? e->o.gpu_workers
+                                                                                          : e->o.prove_workers);
     e->synth_th = calloc(e->n_synth, sizeof *e->synth_th);
     e->prove_th = calloc(e->n_prove, sizeof *e->prove_th);
     e->wst = calloc(e->n_prove, sizeof *e->wst);
@@ -849,6 +879,7 @@ void cz_engine_destroy(cz_engine *e)
         j = n;
     }
     cz__cache_destroy(&e->cache);
+    cz_be_close(e->be); /* after the cache has released its keys and every worker is gone */
     pthread_mutex_destroy(&e->mu);
     pthread_cond_destroy(&e->synth_cv);
     pthread_cond_destroy(&e->prove_cv);
@@ -1216,6 +1247,16 @@ cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *s)
     else s->n_workers = 0;
     pthread_mutex_unlock(&e->mu);
     s->n_srs = cz__cache_snapshot(&e->cache, &s->srs);
+    snprintf(s->backend, sizeof s->backend, "%s", cz_be_name(e->be));
+    s->backend_kind = (int)cz_be_kind(e->be);
+    s->device = s->backend_kind == CZ_BACKEND_CUDA ? e->o.device : -1;
+    cz_be_stats bs;
+    cz_be_get_stats(e->be, &bs);
+    s->backend_proofs = bs.proofs;
+    s->cpu_fallbacks = bs.cpu_fallbacks;
+    s->vram_budget = bs.vram_budget;
+    s->vram_used = bs.vram_used;
+    s->vram_peak = bs.vram_peak;
     return CZ_OK;
 }
 

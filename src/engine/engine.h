@@ -4,7 +4,8 @@
  *
  * A job is one proof request. It is split into partitions; each partition
  * is synthesized (its witness made) by a synthesis worker, then proved by a
- * proving worker of the backend (backend.h), then verified. The job ends
+ * proving worker on the engine's backend (backend/backend.h: the CPU or a
+ * CUDA device, opts.backend), then verified. The job ends
  * COMPLETED when every partition has a verified proof (the proofs are
  * concatenated in partition order), FAILED at the first failed partition,
  * or CANCELLED. Job states:
@@ -33,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "backend/backend.h"
 #include "util/err.h"
 
 /* values as in proto/cuzk/v1/proving.proto */
@@ -68,17 +70,26 @@ typedef struct {
     int synthesis_workers;      /* threads that make witnesses (>= 1) */
     int synthesis_threads;      /* pool threads per synthesis worker for its data-parallel parts
                                  * (key loading, the witness check); 0 or 1 = none */
-    int prove_workers;          /* proving workers (>= 1) */
-    int prove_threads;          /* threads per proving worker's pool; 0 = one per CPU */
+    int prove_workers;          /* proving workers on the CPU backend (>= 1) */
+    int prove_threads;          /* host threads per proving worker (the CPU prover's pool, a CUDA
+                                 * worker's host work and CPU fallback); 0 = one per CPU */
     int max_queue_depth;        /* synthesized partitions waiting for a prover (>= 1) */
     uint64_t result_retention_ms;
     int verify_proofs;
     FILE *timeline;             /* TIMELINE lines go here; NULL = none */
     char state_dir[4096];       /* the job journal (journal.h); "" = none */
+    /* the proving backend: CZ_BACKEND_AUTO (CUDA where a device is found,
+     * else the CPU), CPU or CUDA (cz_engine_create fails where it cannot
+     * open, with the backend's message) */
+    cz_backend_kind backend;
+    int device;                 /* CUDA device index */
+    uint64_t vram_margin;       /* CUDA: device bytes kept out of the budget; 0 = the backend's default */
+    int gpu_workers;            /* proving workers on a CUDA backend; 0 = prove_workers */
 } cz_engine_opts;
 
 /* defaults: 1 synthesis worker, 1 proving worker on all CPUs, queue depth 2,
- * 30 min retention, verify on, no timeline, param_cache "." */
+ * 30 min retention, verify on, no timeline, param_cache ".", backend auto on
+ * device 0 */
 void cz_engine_opts_defaults(cz_engine_opts *o);
 
 typedef struct {
@@ -194,6 +205,11 @@ typedef struct {
     /* per partition: synthesis and prove (+ verify) times, Prometheus
      * buckets (counts <= cz_engine_stage_bounds[i] seconds), count, sum */
     uint64_t synth_bucket[12], prove_bucket[12], n_synth, n_prove, synth_sum_ms, prove_sum_ms;
+    /* the backend: its name ("cpu", "cuda:0 (NVIDIA H200)"), kind
+     * (CZ_BACKEND_CPU or CUDA), device, and cz_be_get_stats's figures */
+    char backend[160];
+    int backend_kind, device;
+    uint64_t backend_proofs, cpu_fallbacks, vram_budget, vram_used, vram_peak;
 } cz_engine_status;
 
 extern const double cz_engine_dur_bounds[12];

@@ -41,7 +41,9 @@
  *
  * Ours, not in the reference: daemon.state_dir, shutdown_timeout,
  * result_retention, verify_proofs, max_message_size, tls_cert, tls_key;
- * synthesis.throttle; logging.format "text". */
+ * gpus.backend ("auto", "cpu", "cuda"; default "auto") and
+ * gpus.vram_margin_mib (an integer count of MiB, default 512, 0 = the
+ * default, at most 1048576); synthesis.throttle; logging.format "text". */
 #include "server/config.h"
 
 #include <ctype.h>
@@ -53,6 +55,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "backend/backend.h"
 #include "util/toml.h"
 
 #define KIB (UINT64_C(1) << 10)
@@ -89,6 +92,8 @@ void cz_config_defaults(cz_config *c)
     snprintf(c->log_format, sizeof c->log_format, "text");
     c->pipeline_slot_size = 0;
     c->synthesis_throttle = 1;
+    c->backend = CZ_BACKEND_AUTO;
+    c->vram_margin_bytes = CZ_BE_VRAM_MARGIN_DEFAULT;
 }
 
 /* ---- value readers ---- */
@@ -307,6 +312,32 @@ static cz_err read_devices(const where *w, const cz_toml_value *v, cz_config *c)
     return CZ_OK;
 }
 
+static cz_err read_backend(const where *w, const cz_toml_value *v, cz_config *c)
+{
+    if (want_type(w, v, CZ_TOML_STRING, "a string (\"auto\", \"cpu\" or \"cuda\")"))
+        return CZ_ERR_INVALID_ARG;
+    char sb[80];
+    cz_backend_kind k;
+    if (cz_backend_parse(v->str, &k, NULL, 0))
+        return bad(w, "\"%s\" is not a backend (\"auto\", \"cpu\" or \"cuda\")", shown(v, sb, sizeof sb));
+    c->backend = (int)k;
+    return CZ_OK;
+}
+
+#define VRAM_MARGIN_MAX_MIB 1048576 /* 1 TiB */
+
+static cz_err read_vram_margin(const where *w, const cz_toml_value *v, cz_config *c)
+{
+    if (want_type(w, v, CZ_TOML_INT, "an integer count of MiB"))
+        return CZ_ERR_INVALID_ARG;
+    if (v->i < 0)
+        return bad(w, "must not be negative (got %lld)", (long long)v->i);
+    if (v->i > VRAM_MARGIN_MAX_MIB)
+        return bad(w, "%lld MiB is too large (at most %d, 1 TiB)", (long long)v->i, VRAM_MARGIN_MAX_MIB);
+    c->vram_margin_bytes = v->i ? (uint64_t)v->i * MIB : CZ_BE_VRAM_MARGIN_DEFAULT;
+    return CZ_OK;
+}
+
 static int is_level(const char *s, size_t n)
 {
     static const char *levels[] = {"trace", "debug", "info", "warn", "error", "off"};
@@ -382,7 +413,7 @@ static cz_err read_format(const where *w, const cz_toml_value *v, cz_config *c)
 
 typedef enum {
     K_STR, K_SIZE, K_BUDGET, K_MSGSIZE, K_DUR, K_INT, K_INT_MIN1, K_PARSYNTH, K_BOOL, K_DEVICES,
-    K_LEVEL, K_FORMAT, K_DEPRECATED
+    K_LEVEL, K_FORMAT, K_DEPRECATED, K_BACKEND, K_VRAM_MARGIN
 } kind;
 
 typedef struct {
@@ -415,6 +446,8 @@ static const keydef keys[] = {
     {"gpus", "devices", K_DEVICES, 0, 0, NULL},
     {"gpus", "gpu_threads", K_INT, F(gpu_threads), NULL},
     {"gpus", "gpu_workers_per_device", K_INT_MIN1, F(gpu_workers_per_device), NULL},
+    {"gpus", "backend", K_BACKEND, 0, 0, NULL},
+    {"gpus", "vram_margin_mib", K_VRAM_MARGIN, 0, 0, NULL},
     {"scheduler", "max_batch_size", K_INT, F(max_batch_size), NULL},
     {"scheduler", "max_batch_wait_ms", K_INT, F(max_batch_wait_ms), NULL},
     {"scheduler", "sort_by_type", K_BOOL, F(sort_by_type), NULL},
@@ -489,6 +522,10 @@ static cz_err apply(cz_config *c, const keydef *d, const cz_toml_value *v, const
         return read_level(w, v, c);
     case K_FORMAT:
         return read_format(w, v, c);
+    case K_BACKEND:
+        return read_backend(w, v, c);
+    case K_VRAM_MARGIN:
+        return read_vram_margin(w, v, c);
     case K_DEPRECATED:
         warnf(w, "deprecated and ignored (%s)", d->note);
         return CZ_OK;

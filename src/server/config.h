@@ -13,7 +13,8 @@
  * in bytes, durations in milliseconds; log_level is one of trace, debug, info,
  * warn, error, off and log_format is "text" or "json". gpu_workers_per_device,
  * synthesis_lookahead and synthesis_concurrency are at least 1 and a
- * max_parallel_synthesis of 0 reads as 18, as in the reference. Fields may be added
+ * max_parallel_synthesis of 0 reads as 18, as in the reference; backend is
+ * "auto", "cpu" or "cuda" and vram_margin_mib at most 1 TiB (1048576). Fields may be added
  * at the end of the struct; existing ones keep their names. */
 #ifndef CZ_SERVER_CONFIG_H
 #define CZ_SERVER_CONFIG_H
@@ -50,6 +51,9 @@ typedef struct cz_config {
     /* added after the first version */
     int pipeline_slot_size;   /* [pipeline] slot_size: a reference key, 0 = off */
     int synthesis_throttle;   /* [synthesis] throttle: ours, the cooperative throttle, default on */
+    int backend;              /* [gpus] backend: ours, a cz_backend_kind ("auto", "cpu", "cuda"), default auto */
+    uint64_t vram_margin_bytes; /* [gpus] vram_margin_mib: ours, device memory kept out of the
+                                 * CUDA budget, default 512 MiB (0 reads as the default) */
 } cz_config;
 
 /* every field to its documented default */

@@ -409,15 +409,23 @@ static void handle(call *c, const uint8_t *buf, size_t len)
         Cuzk__V1__SRSStatus *sr = calloc(st.n_srs ? st.n_srs : 1, sizeof *sr);
         Cuzk__V1__SRSStatus **srp = calloc(st.n_srs ? st.n_srs : 1, sizeof *srp);
         Cuzk__V1__QueueStatus q[CZ_N_KINDS], *qp[CZ_N_KINDS];
-        char names[64][48];
+        char names[64][64];
         if (!g || !gp || !sr || !srp) {
             respond(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
         } else {
+            int cuda = st.backend_kind == CZ_BACKEND_CUDA;
             for (unsigned i = 0; i < st.n_workers; i++) {
                 cuzk__v1__gpustatus__init(&g[i]);
-                g[i].ordinal = i;
-                snprintf(names[i % 64], sizeof names[0], "cpu-worker-%u", i);
+                /* one entry per proving worker: on CUDA its device and the
+                 * device's budget (shared by the device's workers) */
+                g[i].ordinal = cuda ? (uint32_t)st.device : i;
+                if (cuda) snprintf(names[i % 64], sizeof names[0], "%.32s worker %u", st.backend, i);
+                else snprintf(names[i % 64], sizeof names[0], "cpu-worker-%u", i);
                 g[i].name = names[i % 64];
+                if (cuda) {
+                    g[i].vram_total_bytes = st.vram_budget;
+                    g[i].vram_free_bytes = st.vram_budget > st.vram_used ? st.vram_budget - st.vram_used : 0;
+                }
                 g[i].current_job_id = st.workers[i].current_job;
                 g[i].current_proof_kind = st.workers[i].current_job[0]
                                               ? (char *)cz_kind_name(st.workers[i].current_kind) : (char *)"";

@@ -1,0 +1,421 @@
+/* partition.c — `cuzk-bench partition`: what one backend spends per
+ * partition, stage by stage.
+ *
+ *   cuzk-bench partition --log2 K --count N [--backend cpu|cuda|auto]
+ *                        [--device D] [--json FILE] [--seed S] [--threads T]
+ *
+ * Builds the Filecoin-shaped synthetic circuit of circuits/synth.h (the
+ * shape `cuzk synth` makes) with 2^K minus the input rows constraints, so
+ * that with bellperson's input rows the domain is 2^K; makes its key with
+ * the insecure test setup; loads it into the backend; then proves N
+ * partitions back to back on one worker, each with a fresh witness of the
+ * same system (witness_seed = S * 1000003 + i + 1, made by
+ * cz_synth_witness straight into the worker's buffer, cz_be_worker_buffer),
+ * and verifies every proof (one that does not verify is exit 1).
+ *
+ * The table (and, with --json, the JSON) has per partition: the prove wall
+ * time (the cz_be_prove call), the time to make the witness, the backend's
+ * stage times (upload, spmv, ntt, msm_h, msm_l, msm_hl = h + l when run
+ * together as on the CPU, msm_a, msm_b1, msm_b2, total), host->device bytes
+ * and whether a CUDA backend fell back to the CPU; then the medians. Below
+ * it: busy % = the sum of the backend's total_ms over the wall time of the
+ * whole loop (which also makes each witness and verifies each proof: work
+ * the engine overlaps with proving, so this is the share a pipeline would
+ * have to fill), the median host->device bytes per partition, the peak host
+ * RSS (VmHWM), the backend's VRAM peak and budget, and the synthesis, setup
+ * and load times. Progress lines go to stderr. Exit status 0 when every
+ * proof verified, 1 when one did not (or the JSON cannot be written), 2 for
+ * bad arguments or an error. */
+#include "partition.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "backend/backend.h"
+#include "bench.h"
+#include "circuits/synth.h"
+#include "groth16/groth16.h"
+#include "util/clock.h"
+#include "util/rng.h"
+
+#define CMD "cuzk-bench partition"
+#define MIN_LOG2 5
+#define MAX_LOG2 30
+#define MAX_COUNT 100000
+#define N_PUBLIC CZ_SYNTH_DEFAULT_PUBLIC
+
+typedef struct {
+    double wall_ms, witness_ms, verify_ms;
+    cz_groth16_timings t;
+} row;
+
+/* the columns of the table and the JSON, with how to read each from a row */
+typedef struct {
+    const char *name;
+    size_t off;  /* into row */
+} column;
+
+#define COL(n, f) {n, offsetof(row, f)}
+static const column cols[] = {
+    COL("wall_ms", wall_ms),       COL("witness_ms", witness_ms),   COL("upload_ms", t.upload_ms),
+    COL("spmv_ms", t.spmv_ms),     COL("ntt_ms", t.ntt_ms),         COL("msm_h_ms", t.msm_h_ms),
+    COL("msm_l_ms", t.msm_l_ms),   COL("msm_hl_ms", t.msm_hl_ms),   COL("msm_a_ms", t.msm_a_ms),
+    COL("msm_b1_ms", t.msm_b1_ms), COL("msm_b2_ms", t.msm_b2_ms),   COL("total_ms", t.total_ms),
+    COL("verify_ms", verify_ms),
+};
+#define N_COLS (sizeof cols / sizeof cols[0])
+
+static double col_of(const row *r, size_t c) { return *(const double *)((const char *)r + cols[c].off); }
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return (n & 1) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* peak resident set of this process, bytes: VmHWM, else getrusage */
+static uint64_t peak_rss(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %llu kB", &kb) == 1) break;
+    if (f) fclose(f);
+    if (kb) return (uint64_t)kb << 10;
+    struct rusage ru;
+    return getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss << 10 : 0;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void synth_progress(void *ctx, const char *stage, uint64_t done, uint64_t total)
+{
+    (void)ctx;
+    if (done == total || done % ((uint64_t)16 << 20) == 0)
+        fprintf(stderr, "%s:   synthesis %s: %llu of %llu rows\n", CMD, stage, (unsigned long long)done,
+                (unsigned long long)total);
+}
+
+static int usage_err(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
+static int usage_err(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "%s: ", CMD);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nusage: %s --log2 K --count N [--backend cpu|cuda|auto] [--device D] [--json FILE]\n"
+                    "       [--seed S] [--threads T]   (K %d..%d, N 1..%d)\n",
+            CMD, MIN_LOG2, MAX_LOG2, MAX_COUNT);
+    return 2;
+}
+
+/* a decimal integer in [lo, hi]; 0 on success */
+static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+') return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+typedef struct {
+    const char *backend_name, *json;
+    int log2;
+    uint64_t count, seed, n_constraints, n_vars;
+    unsigned threads;
+    double synth_ms, setup_ms, load_ms, loop_ms, busy_pct;
+    uint64_t key_dev_bytes, h2d_median, rss;
+    cz_be_stats st;
+    size_t verified;
+} summary;
+
+static int write_json(const summary *s, const row *rows, const double *med)
+{
+    FILE *f = fopen(s->json, "w");
+    if (!f) return -1;
+    char commit[128];
+    cz__bench_git_commit(commit, sizeof commit);
+    fprintf(f, "{\n  \"schema\": \"cuzk-bench-partition/1\",\n  \"commit\": ");
+    json_str(f, commit);
+    fprintf(f, ",\n  \"backend\": ");
+    json_str(f, s->backend_name);
+    fprintf(f, ",\n  \"log2\": %d,\n  \"constraints\": %llu,\n  \"n_vars\": %llu,\n  \"n_public\": %d,\n",
+            s->log2, (unsigned long long)s->n_constraints, (unsigned long long)s->n_vars, N_PUBLIC);
+    fprintf(f, "  \"count\": %llu,\n  \"seed\": %llu,\n  \"threads\": %u,\n", (unsigned long long)s->count,
+            (unsigned long long)s->seed, s->threads);
+    fprintf(f, "  \"setup\": \"cpu-insecure\",\n  \"synthesis_ms\": %.3f,\n  \"setup_ms\": %.3f,\n"
+               "  \"load_ms\": %.3f,\n  \"key_device_bytes\": %llu,\n",
+            s->synth_ms, s->setup_ms, s->load_ms, (unsigned long long)s->key_dev_bytes);
+    fprintf(f, "  \"loop_wall_ms\": %.3f,\n  \"busy_pct\": %.2f,\n  \"h2d_bytes_per_partition\": %llu,\n",
+            s->loop_ms, s->busy_pct, (unsigned long long)s->h2d_median);
+    fprintf(f, "  \"peak_rss_bytes\": %llu,\n  \"vram_peak_bytes\": %llu,\n  \"vram_budget_bytes\": %llu,\n",
+            (unsigned long long)s->rss, (unsigned long long)s->st.vram_peak, (unsigned long long)s->st.vram_budget);
+    fprintf(f, "  \"cpu_fallbacks\": %llu,\n  \"verified\": %zu,\n  \"partitions\": [",
+            (unsigned long long)s->st.cpu_fallbacks, s->verified);
+    for (uint64_t i = 0; i < s->count; i++) {
+        fprintf(f, "%s\n    {\"index\": %llu", i ? "," : "", (unsigned long long)i);
+        for (size_t c = 0; c < N_COLS; c++) fprintf(f, ", \"%s\": %.3f", cols[c].name, col_of(&rows[i], c));
+        fprintf(f, ", \"h2d_bytes\": %llu, \"on_cpu\": %s}", (unsigned long long)rows[i].t.h2d_bytes,
+                rows[i].t.on_cpu ? "true" : "false");
+    }
+    fprintf(f, "\n  ],\n  \"median\": {");
+    for (size_t c = 0; c < N_COLS; c++) fprintf(f, "%s\"%s\": %.3f", c ? ", " : "", cols[c].name, med[c]);
+    fprintf(f, "}\n}\n");
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+int cz_bench_partition_main(int argc, char **argv)
+{
+    const char *o_log2 = NULL, *o_count = NULL, *o_backend = "auto", *o_device = NULL, *o_json = NULL,
+               *o_seed = NULL, *o_threads = NULL;
+    struct { const char *name; const char **val; } opts[] = {
+        {"--log2", &o_log2}, {"--count", &o_count}, {"--backend", &o_backend}, {"--device", &o_device},
+        {"--json", &o_json}, {"--seed", &o_seed},   {"--threads", &o_threads}};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            printf("usage: %s --log2 K --count N [--backend cpu|cuda|auto] [--device D] [--json FILE]\n"
+                   "       [--seed S] [--threads T]   (K %d..%d, N 1..%d)\n",
+                   CMD, MIN_LOG2, MAX_LOG2, MAX_COUNT);
+            return 0;
+        }
+        size_t k = 0;
+        while (k < sizeof opts / sizeof opts[0] && strcmp(argv[i], opts[k].name)) k++;
+        if (k == sizeof opts / sizeof opts[0]) return usage_err("unknown argument '%s'", argv[i]);
+        if (i + 1 >= argc) return usage_err("%s needs a value", argv[i]);
+        *opts[k].val = argv[++i];
+    }
+    if (!o_log2) return usage_err("%s", "--log2 K is required");
+    if (!o_count) return usage_err("%s", "--count N is required");
+    summary S = {0};
+    uint64_t v;
+    if (parse_u64(o_log2, MIN_LOG2, MAX_LOG2, &v)) return usage_err("bad --log2 '%s'", o_log2);
+    S.log2 = (int)v;
+    if (parse_u64(o_count, 1, MAX_COUNT, &S.count)) return usage_err("bad --count '%s'", o_count);
+    S.seed = 1;
+    if (o_seed && parse_u64(o_seed, 0, UINT64_MAX, &S.seed)) return usage_err("bad --seed '%s'", o_seed);
+    if (o_threads && parse_u64(o_threads, 0, 4096, &v)) return usage_err("bad --threads '%s'", o_threads);
+    S.threads = o_threads ? (unsigned)v : 0;
+    uint64_t device = 0;
+    if (o_device && parse_u64(o_device, 0, 1024, &device)) return usage_err("bad --device '%s'", o_device);
+    S.json = o_json;
+
+    char msg[600];
+    cz_backend_opts bo = {.device = (int)device, .threads = S.threads};
+    if (cz_backend_parse(o_backend, &bo.kind, msg, sizeof msg)) return usage_err("%s", msg);
+    int rc = 2;
+    cz_be *be = NULL;
+    cz_be_key *key = NULL;
+    cz_be_worker *bw = NULL;
+    cz_pool *pool = NULL;
+    cz_r1cs cs = {0};
+    cz_fr *w0 = NULL;
+    cz_groth16_pk pk = {0};
+    cz_groth16_pvk pvk = {0};
+    row *rows = NULL;
+    if (cz_be_open(&be, &bo, msg, sizeof msg)) {
+        fprintf(stderr, "%s: %s\n", CMD, msg);
+        return 2;
+    }
+    S.backend_name = cz_be_name(be);
+    if (cz_pool_create(&pool, S.threads)) {
+        fprintf(stderr, "%s: cannot start worker threads\n", CMD);
+        goto out;
+    }
+    rows = calloc(S.count, sizeof *rows);
+    if (!rows) {
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        goto out;
+    }
+
+    /* the circuit: 2^K rows with bellperson's input rows */
+    cz_synth_params sp;
+    cz_synth_params_init(&sp);
+    sp.n_constraints = ((uint64_t)1 << S.log2) - (N_PUBLIC + 1);
+    sp.n_public = N_PUBLIC;
+    sp.seed = S.seed;
+    if (S.log2 >= 22) sp.progress = synth_progress;
+    S.n_constraints = sp.n_constraints;
+    fprintf(stderr, "%s: backend %s; synthesizing the circuit of 2^%d (%llu constraints)\n", CMD, S.backend_name,
+            S.log2, (unsigned long long)sp.n_constraints);
+    double t = cz_now_ms();
+    if (cz_synth_generate(&cs, &w0, &sp, msg, sizeof msg)) {
+        fprintf(stderr, "%s: synthesis: %s\n", CMD, msg);
+        goto out;
+    }
+    S.synth_ms = cz_now_ms() - t;
+    S.n_vars = cs.n_vars;
+    free(w0); /* each partition makes its own */
+    w0 = NULL;
+    if (cz_groth16_domain_log(&cs) != S.log2) {
+        fprintf(stderr, "%s: internal: the domain is 2^%d, not 2^%d\n", CMD, cz_groth16_domain_log(&cs), S.log2);
+        goto out;
+    }
+
+    /* the key. HOOK (GPU setup): with a CUDA backend the key is to be made
+     * on the device by cz_cuda_setup_insecure (src/cuda/cz_cuda_setup.h,
+     * being written) and handed to cz_be_load as cz_be_circuit.dev_pk, the
+     * host pk then holding only its vk (no host copy of the SRS, no upload).
+     * Until it lands every backend gets the CPU setup's key, which a CUDA
+     * backend uploads in cz_be_load. */
+    fprintf(stderr, "%s: insecure test setup (CPU)\n", CMD);
+    t = cz_now_ms();
+    if (cz_groth16_setup_insecure(&pk, &cs, S.seed, pool, msg, sizeof msg)) {
+        fprintf(stderr, "%s: setup: %s\n", CMD, msg);
+        goto out;
+    }
+    S.setup_ms = cz_now_ms() - t;
+    if (cz_groth16_prepare_vk(&pvk, &pk.vk)) {
+        fprintf(stderr, "%s: cannot prepare the verifying key\n", CMD);
+        goto out;
+    }
+    cz_pool_destroy(pool); /* the worker has its own threads */
+    pool = NULL;
+
+    fprintf(stderr, "%s: loading the key into %s\n", CMD, S.backend_name);
+    t = cz_now_ms();
+    cz_be_circuit bc = {.pk = &pk, .cs = &cs};
+    if (cz_be_load(be, &bc, &key, msg, sizeof msg) || cz_be_worker_create(be, &bw, msg, sizeof msg)) {
+        fprintf(stderr, "%s: %s\n", CMD, msg);
+        goto out;
+    }
+    S.load_ms = cz_now_ms() - t;
+    S.key_dev_bytes = cz_be_key_device_bytes(key);
+
+    /* the partitions, back to back */
+    cz_rng rng;
+    cz_rng_seed(&rng, S.seed ^ 0x7061727469ull);
+    size_t failed = 0;
+    double loop0 = cz_now_ms();
+    for (uint64_t i = 0; i < S.count; i++) {
+        row *r = &rows[i];
+        double t0 = cz_now_ms();
+        cz_fr *buf = cz_be_worker_buffer(bw, cs.n_vars);
+        if (!buf) {
+            fprintf(stderr, "%s: out of memory for the witness buffer\n", CMD);
+            goto out;
+        }
+        sp.witness_seed = S.seed * 1000003u + i + 1;
+        if (!sp.witness_seed) sp.witness_seed = 1;
+        sp.progress = NULL;
+        if (cz_synth_witness(buf, cs.n_vars, &sp, msg, sizeof msg)) {
+            fprintf(stderr, "%s: witness of partition %llu: %s\n", CMD, (unsigned long long)i, msg);
+            goto out;
+        }
+        double t1 = cz_now_ms();
+        cz_fr rr, ss;
+        cz_fr_random(&rr, &rng);
+        cz_fr_random(&ss, &rng);
+        cz_groth16_proof proof;
+        if (cz_be_prove(bw, key, buf, &rr, &ss, &proof, &r->t, msg, sizeof msg)) {
+            fprintf(stderr, "%s: partition %llu: %s\n", CMD, (unsigned long long)i, msg);
+            goto out;
+        }
+        double t2 = cz_now_ms();
+        int ok = cz_groth16_verify(&pvk, &proof, buf + 1, N_PUBLIC);
+        double t3 = cz_now_ms();
+        r->witness_ms = t1 - t0;
+        r->wall_ms = t2 - t1;
+        r->verify_ms = t3 - t2;
+        if (ok) S.verified++;
+        else failed++;
+        fprintf(stderr, "%s: partition %llu/%llu: %.1f ms (witness %.1f ms)%s%s\n", CMD, (unsigned long long)i + 1,
+                (unsigned long long)S.count, r->wall_ms, r->witness_ms, r->t.on_cpu ? ", on the CPU" : "",
+                ok ? "" : ", proof does NOT verify");
+    }
+    S.loop_ms = cz_now_ms() - loop0;
+    double busy = 0;
+    for (uint64_t i = 0; i < S.count; i++) busy += rows[i].t.total_ms;
+    S.busy_pct = S.loop_ms > 0 ? 100.0 * busy / S.loop_ms : 0;
+    cz_be_get_stats(be, &S.st);
+    S.rss = peak_rss();
+
+    /* the table */
+    double *tmp = malloc(S.count * sizeof *tmp), med[N_COLS];
+    if (!tmp) {
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        goto out;
+    }
+    for (size_t c = 0; c < N_COLS; c++) {
+        for (uint64_t i = 0; i < S.count; i++) tmp[i] = col_of(&rows[i], c);
+        med[c] = median(tmp, S.count);
+    }
+    for (uint64_t i = 0; i < S.count; i++) tmp[i] = (double)rows[i].t.h2d_bytes;
+    S.h2d_median = (uint64_t)median(tmp, S.count);
+    free(tmp);
+    printf("cuzk-bench partition: backend %s, circuit 2^%d (%llu constraints, %llu variables), %llu partitions\n",
+           S.backend_name, S.log2, (unsigned long long)S.n_constraints, (unsigned long long)S.n_vars,
+           (unsigned long long)S.count);
+    printf("%-6s", "part");
+    for (size_t c = 0; c < N_COLS; c++) {
+        char h[32];
+        snprintf(h, sizeof h, "%.*s", (int)(strlen(cols[c].name) - 3), cols[c].name); /* without _ms */
+        printf(" %9s", h);
+    }
+    printf(" %12s %s\n", "h2d_bytes", "cpu");
+    for (uint64_t i = 0; i < S.count; i++) {
+        printf("%-6llu", (unsigned long long)i);
+        for (size_t c = 0; c < N_COLS; c++) printf(" %9.2f", col_of(&rows[i], c));
+        printf(" %12llu %s\n", (unsigned long long)rows[i].t.h2d_bytes, rows[i].t.on_cpu ? "yes" : "no");
+    }
+    printf("%-6s", "median");
+    for (size_t c = 0; c < N_COLS; c++) printf(" %9.2f", med[c]);
+    printf(" %12llu\n", (unsigned long long)S.h2d_median);
+    printf("times in ms; wall = the cz_be_prove call; msm_hl = msm h + l when run together (CPU)\n");
+    printf("synthesis:          %.1f ms (circuit and first witness)\n", S.synth_ms);
+    printf("setup:              %.1f ms (insecure, CPU)\n", S.setup_ms);
+    printf("load into backend:  %.1f ms (%llu device bytes)\n", S.load_ms, (unsigned long long)S.key_dev_bytes);
+    printf("loop wall:          %.1f ms for %llu partitions (with making witnesses and verifying)\n", S.loop_ms,
+           (unsigned long long)S.count);
+    printf("busy:               %.1f %% (sum of total_ms over the loop wall)\n", S.busy_pct);
+    printf("host->device:       %llu bytes per partition (median)\n", (unsigned long long)S.h2d_median);
+    printf("peak host RSS:      %.1f MiB\n", (double)S.rss / (1 << 20));
+    printf("VRAM peak:          %.1f MiB (budget %.1f MiB)\n", (double)S.st.vram_peak / (1 << 20),
+           (double)S.st.vram_budget / (1 << 20));
+    printf("CPU fallbacks:      %llu\n", (unsigned long long)S.st.cpu_fallbacks);
+    printf("verified:           %zu of %llu proofs\n", S.verified, (unsigned long long)S.count);
+    rc = failed ? 1 : 0;
+    if (failed) fprintf(stderr, "%s: %zu proof(s) failed verification\n", CMD, failed);
+    if (S.json) {
+        if (write_json(&S, rows, med)) {
+            fprintf(stderr, "%s: cannot write %s\n", CMD, S.json);
+            rc = 1;
+        } else {
+            printf("wrote %s\n", S.json);
+        }
+    }
+out:
+    cz_be_worker_destroy(bw);
+    if (be) cz_be_release(be, key);
+    cz_be_close(be);
+    cz_groth16_pvk_free(&pvk);
+    cz_groth16_pk_free(&pk);
+    cz_r1cs_free(&cs);
+    free(w0);
+    free(rows);
+    cz_pool_destroy(pool);
+    return rc;
+}

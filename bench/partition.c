@@ -3,12 +3,17 @@
  *
  *   cuzk-bench partition --log2 K --count N [--backend cpu|cuda|auto]
  *                        [--device D] [--json FILE] [--seed S] [--threads T]
+ *                        [--workers W] [--setup auto|cpu|gpu]
  *
  * Builds the Filecoin-shaped synthetic circuit of circuits/synth.h (the
  * shape `cuzk synth` makes) with 2^K minus the input rows constraints, so
  * that with bellperson's input rows the domain is 2^K; makes its key with
- * the insecure test setup; loads it into the backend; then proves N
- * partitions back to back on one worker, each with a fresh witness of the
+ * the insecure test setup (on the GPU for a CUDA backend: the key is made in
+ * device memory and the backend adopts it, so the points never exist on the
+ * host; --setup cpu makes it on the CPU and uploads it); loads it into the
+ * backend; then proves N partitions back to back on W workers (threads with
+ * a backend worker each, default 4 on CUDA and 1 on the CPU: while one
+ * proves, the others make their witnesses, one thread each, and send them), each with a fresh witness of the
  * same system (witness_seed = S * 1000003 + i + 1, made by
  * cz_synth_witness straight into the worker's buffer, cz_be_worker_buffer),
  * and verifies every proof (one that does not verify is exit 1).
@@ -21,7 +26,9 @@
  * it: busy % = the sum of the backend's total_ms over the wall time of the
  * whole loop (which also makes each witness and verifies each proof: work
  * the engine overlaps with proving, so this is the share a pipeline would
- * have to fill), the median host->device bytes per partition, the peak host
+ * have to fill; with several workers it can pass 100 %), device busy % = the
+ * sum of the spmv, ntt and MSM stages (on CUDA the kernel region, one
+ * partition at a time) over the loop wall, the median host->device bytes per partition, the peak host
  * RSS (VmHWM), the backend's VRAM peak and budget, and the synthesis, setup
  * and load times. Progress lines go to stderr. Exit status 0 when every
  * proof verified, 1 when one did not (or the JSON cannot be written), 2 for
@@ -43,6 +50,11 @@
 #include "groth16/groth16.h"
 #include "util/clock.h"
 #include "util/rng.h"
+#if CZ_HAVE_CUDA
+#include "cuda/cz_cuda_prover.h"
+#include "cuda/cz_cuda_setup.h"
+#endif
+#include <pthread.h>
 
 #define CMD "cuzk-bench partition"
 #define MIN_LOG2 5
@@ -125,7 +137,7 @@ static int usage_err(const char *fmt, const char *arg)
     fprintf(stderr, "%s: ", CMD);
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nusage: %s --log2 K --count N [--backend cpu|cuda|auto] [--device D] [--json FILE]\n"
-                    "       [--seed S] [--threads T]   (K %d..%d, N 1..%d)\n",
+                    "       [--seed S] [--threads T] [--workers W] [--setup auto|cpu|gpu]   (K %d..%d, N 1..%d)\n",
             CMD, MIN_LOG2, MAX_LOG2, MAX_COUNT);
     return 2;
 }
@@ -146,9 +158,10 @@ typedef struct {
     const char *backend_name, *json;
     int log2;
     uint64_t count, seed, n_constraints, n_vars;
-    unsigned threads;
-    double synth_ms, setup_ms, load_ms, loop_ms, busy_pct;
-    uint64_t key_dev_bytes, h2d_median, rss;
+    unsigned threads, workers;
+    const char *setup_kind;
+    double synth_ms, setup_ms, load_ms, loop_ms, busy_pct, device_busy_pct;
+    uint64_t key_dev_bytes, h2d_median, rss, rss_loop;
     cz_be_stats st;
     size_t verified;
 } summary;
@@ -167,11 +180,13 @@ static int write_json(const summary *s, const row *rows, const double *med)
             s->log2, (unsigned long long)s->n_constraints, (unsigned long long)s->n_vars, N_PUBLIC);
     fprintf(f, "  \"count\": %llu,\n  \"seed\": %llu,\n  \"threads\": %u,\n", (unsigned long long)s->count,
             (unsigned long long)s->seed, s->threads);
-    fprintf(f, "  \"setup\": \"cpu-insecure\",\n  \"synthesis_ms\": %.3f,\n  \"setup_ms\": %.3f,\n"
+    fprintf(f, "  \"workers\": %u,\n  \"setup\": \"%s-insecure\",\n  \"synthesis_ms\": %.3f,\n  \"setup_ms\": %.3f,\n"
                "  \"load_ms\": %.3f,\n  \"key_device_bytes\": %llu,\n",
-            s->synth_ms, s->setup_ms, s->load_ms, (unsigned long long)s->key_dev_bytes);
-    fprintf(f, "  \"loop_wall_ms\": %.3f,\n  \"busy_pct\": %.2f,\n  \"h2d_bytes_per_partition\": %llu,\n",
-            s->loop_ms, s->busy_pct, (unsigned long long)s->h2d_median);
+            s->workers, s->setup_kind, s->synth_ms, s->setup_ms, s->load_ms, (unsigned long long)s->key_dev_bytes);
+    fprintf(f, "  \"loop_wall_ms\": %.3f,\n  \"busy_pct\": %.2f,\n  \"device_busy_pct\": %.2f,\n"
+               "  \"h2d_bytes_per_partition\": %llu,\n",
+            s->loop_ms, s->busy_pct, s->device_busy_pct, (unsigned long long)s->h2d_median);
+    fprintf(f, "  \"peak_rss_proving_bytes\": %llu,\n", (unsigned long long)s->rss_loop);
     fprintf(f, "  \"peak_rss_bytes\": %llu,\n  \"vram_peak_bytes\": %llu,\n  \"vram_budget_bytes\": %llu,\n",
             (unsigned long long)s->rss, (unsigned long long)s->st.vram_peak, (unsigned long long)s->st.vram_budget);
     fprintf(f, "  \"cpu_fallbacks\": %llu,\n  \"verified\": %zu,\n  \"partitions\": [",
@@ -188,17 +203,103 @@ static int write_json(const summary *s, const row *rows, const double *med)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+#define MAX_WORKERS 16
+
+typedef struct {
+    cz_be *be;
+    cz_be_key *key;
+    const cz_groth16_pvk *pvk;
+    cz_synth_params sp;
+    row *rows;
+    uint64_t count, n_vars, seed, next;
+    pthread_mutex_t mu; /* next, verified, failed, err, msg */
+    size_t verified, failed;
+    int err;
+    char msg[700];
+} loop_ctx;
+
+static void loop_fail(loop_ctx *L, const char *what, const char *m)
+{
+    pthread_mutex_lock(&L->mu);
+    if (!L->err) snprintf(L->msg, sizeof L->msg, "%s: %s", what, m);
+    L->err = 1;
+    pthread_mutex_unlock(&L->mu);
+}
+
+/* one proving thread of the loop: takes the next partition index, makes
+ * its witness in its worker's buffer, proves and verifies it */
+static void *loop_main(void *arg)
+{
+    loop_ctx *L = arg;
+    char msg[600], what[64];
+    cz_be_worker *bw = NULL;
+    if (cz_be_worker_create(L->be, &bw, msg, sizeof msg)) {
+        loop_fail(L, "worker", msg);
+        return NULL;
+    }
+    cz_rng rng;
+    cz_synth_params sp = L->sp;
+    sp.progress = NULL;
+    for (;;) {
+        pthread_mutex_lock(&L->mu);
+        uint64_t i = L->next++;
+        int stop = L->err || i >= L->count;
+        pthread_mutex_unlock(&L->mu);
+        if (stop) break;
+        snprintf(what, sizeof what, "partition %llu", (unsigned long long)i);
+        row *r = &L->rows[i];
+        double t0 = cz_now_ms();
+        cz_fr *buf = cz_be_worker_buffer(bw, L->n_vars);
+        if (!buf) {
+            loop_fail(L, what, "out of memory for the witness buffer");
+            break;
+        }
+        sp.witness_seed = L->seed * 1000003u + i + 1;
+        if (!sp.witness_seed) sp.witness_seed = 1;
+        if (cz_synth_witness(buf, L->n_vars, &sp, msg, sizeof msg)) {
+            loop_fail(L, what, msg);
+            break;
+        }
+        double t1 = cz_now_ms();
+        cz_rng_seed(&rng, L->seed ^ 0x7061727469ull ^ (i * 0x9e3779b97f4a7c15ull));
+        cz_fr rr, ss;
+        cz_fr_random(&rr, &rng);
+        cz_fr_random(&ss, &rng);
+        cz_groth16_proof proof;
+        if (cz_be_prove(bw, L->key, buf, &rr, &ss, &proof, &r->t, msg, sizeof msg)) {
+            loop_fail(L, what, msg);
+            break;
+        }
+        double t2 = cz_now_ms();
+        int ok = cz_groth16_verify(L->pvk, &proof, buf + 1, N_PUBLIC);
+        double t3 = cz_now_ms();
+        r->witness_ms = t1 - t0;
+        r->wall_ms = t2 - t1;
+        r->verify_ms = t3 - t2;
+        pthread_mutex_lock(&L->mu);
+        if (ok) L->verified++;
+        else L->failed++;
+        pthread_mutex_unlock(&L->mu);
+        fprintf(stderr, "%s: partition %llu/%llu: %.1f ms (witness %.1f ms)%s%s\n", CMD, (unsigned long long)i + 1,
+                (unsigned long long)L->count, r->wall_ms, r->witness_ms, r->t.on_cpu ? ", on the CPU" : "",
+                ok ? "" : ", proof does NOT verify");
+    }
+    cz_be_worker_destroy(bw);
+    return NULL;
+}
+
 int cz_bench_partition_main(int argc, char **argv)
 {
     const char *o_log2 = NULL, *o_count = NULL, *o_backend = "auto", *o_device = NULL, *o_json = NULL,
-               *o_seed = NULL, *o_threads = NULL;
+               *o_seed = NULL, *o_threads = NULL, *o_workers = NULL, *o_setup = "auto";
     struct { const char *name; const char **val; } opts[] = {
         {"--log2", &o_log2}, {"--count", &o_count}, {"--backend", &o_backend}, {"--device", &o_device},
-        {"--json", &o_json}, {"--seed", &o_seed},   {"--threads", &o_threads}};
+        {"--json", &o_json}, {"--seed", &o_seed},   {"--threads", &o_threads},
+        {"--workers", &o_workers}, {"--setup", &o_setup}};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             printf("usage: %s --log2 K --count N [--backend cpu|cuda|auto] [--device D] [--json FILE]\n"
-                   "       [--seed S] [--threads T]   (K %d..%d, N 1..%d)\n",
+                   "       [--seed S] [--threads T] [--workers W] [--setup auto|cpu|gpu]   (K %d..%d, N 1..%d)\n",
                    CMD, MIN_LOG2, MAX_LOG2, MAX_COUNT);
             return 0;
         }
@@ -222,6 +323,11 @@ int cz_bench_partition_main(int argc, char **argv)
     uint64_t device = 0;
     if (o_device && parse_u64(o_device, 0, 1024, &device)) return usage_err("bad --device '%s'", o_device);
     S.json = o_json;
+    if (o_workers && parse_u64(o_workers, 1, MAX_WORKERS, &v)) return usage_err("bad --workers '%s'", o_workers);
+    S.workers = o_workers ? (unsigned)v : 0; /* 0: 4 on CUDA, 1 on the CPU (set once the backend is open) */
+    if (strcmp(o_setup, "auto") && strcmp(o_setup, "cpu") && strcmp(o_setup, "gpu"))
+        return usage_err("bad --setup '%s' (auto, cpu or gpu)", o_setup);
+    S.setup_kind = o_setup;
 
     char msg[600];
     cz_backend_opts bo = {.device = (int)device, .threads = S.threads};
@@ -229,8 +335,8 @@ int cz_bench_partition_main(int argc, char **argv)
     int rc = 2;
     cz_be *be = NULL;
     cz_be_key *key = NULL;
-    cz_be_worker *bw = NULL;
     cz_pool *pool = NULL;
+    int have_dpk = 0;
     cz_r1cs cs = {0};
     cz_fr *w0 = NULL;
     cz_groth16_pk pk = {0};
@@ -241,6 +347,7 @@ int cz_bench_partition_main(int argc, char **argv)
         return 2;
     }
     S.backend_name = cz_be_name(be);
+    if (!S.workers) S.workers = cz_be_kind(be) == CZ_BACKEND_CUDA ? 4 : 1;
     if (cz_pool_create(&pool, S.threads)) {
         fprintf(stderr, "%s: cannot start worker threads\n", CMD);
         goto out;
@@ -275,15 +382,41 @@ int cz_bench_partition_main(int argc, char **argv)
         goto out;
     }
 
-    /* the key. HOOK (GPU setup): with a CUDA backend the key is to be made
-     * on the device by cz_cuda_setup_insecure (src/cuda/cz_cuda_setup.h,
-     * being written) and handed to cz_be_load as cz_be_circuit.dev_pk, the
-     * host pk then holding only its vk (no host copy of the SRS, no upload).
-     * Until it lands every backend gets the CPU setup's key, which a CUDA
-     * backend uploads in cz_be_load. */
-    fprintf(stderr, "%s: insecure test setup (CPU)\n", CMD);
+    /* the key: on the GPU for a CUDA backend (made in device memory and
+     * adopted by the backend: no host copy of the points, no upload), else
+     * the CPU's insecure setup; both give the same key for a seed */
+    int gpu_setup = 0;
+    if (!strcmp(S.setup_kind, "auto")) S.setup_kind = cz_be_kind(be) == CZ_BACKEND_CUDA ? "gpu" : "cpu";
+    if (!strcmp(S.setup_kind, "gpu")) {
+#if CZ_HAVE_CUDA
+        if (cz_be_kind(be) != CZ_BACKEND_CUDA) {
+            fprintf(stderr, "%s: --setup gpu needs the cuda backend\n", CMD);
+            goto out;
+        }
+        gpu_setup = 1;
+#else
+        fprintf(stderr, "%s: --setup gpu: this build has no CUDA\n", CMD);
+        goto out;
+#endif
+    }
+    fprintf(stderr, "%s: insecure test setup (%s)\n", CMD, S.setup_kind);
     t = cz_now_ms();
-    if (cz_groth16_setup_insecure(&pk, &cs, S.seed, pool, msg, sizeof msg)) {
+#if CZ_HAVE_CUDA
+    cz_cuda_pk_dev dpk = {0};
+    if (gpu_setup) {
+        if (cz_cuda_setup_insecure(&pk.vk, &dpk, &cs, S.seed, (int)device, pool, msg, sizeof msg)) {
+            fprintf(stderr, "%s: setup: %s\n", CMD, msg);
+            goto out;
+        }
+        have_dpk = 1;
+        pk.n_h = dpk.n_h;
+        pk.n_l = dpk.n_l;
+        pk.n_a = dpk.n_a;
+        pk.n_b_g1 = dpk.n_b_g1;
+        pk.n_b_g2 = dpk.n_b_g2;
+    }
+#endif
+    if (!gpu_setup && cz_groth16_setup_insecure(&pk, &cs, S.seed, pool, msg, sizeof msg)) {
         fprintf(stderr, "%s: setup: %s\n", CMD, msg);
         goto out;
     }
@@ -292,66 +425,63 @@ int cz_bench_partition_main(int argc, char **argv)
         fprintf(stderr, "%s: cannot prepare the verifying key\n", CMD);
         goto out;
     }
-    cz_pool_destroy(pool); /* the worker has its own threads */
+    cz_pool_destroy(pool); /* the workers have their own threads */
     pool = NULL;
 
     fprintf(stderr, "%s: loading the key into %s\n", CMD, S.backend_name);
     t = cz_now_ms();
     cz_be_circuit bc = {.pk = &pk, .cs = &cs};
-    if (cz_be_load(be, &bc, &key, msg, sizeof msg) || cz_be_worker_create(be, &bw, msg, sizeof msg)) {
+#if CZ_HAVE_CUDA
+    if (gpu_setup) bc.dev_pk = &dpk;
+#endif
+    if (cz_be_load(be, &bc, &key, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s\n", CMD, msg);
         goto out;
     }
     S.load_ms = cz_now_ms() - t;
     S.key_dev_bytes = cz_be_key_device_bytes(key);
 
-    /* the partitions, back to back */
-    cz_rng rng;
-    cz_rng_seed(&rng, S.seed ^ 0x7061727469ull);
-    size_t failed = 0;
-    double loop0 = cz_now_ms();
-    for (uint64_t i = 0; i < S.count; i++) {
-        row *r = &rows[i];
-        double t0 = cz_now_ms();
-        cz_fr *buf = cz_be_worker_buffer(bw, cs.n_vars);
-        if (!buf) {
-            fprintf(stderr, "%s: out of memory for the witness buffer\n", CMD);
-            goto out;
+    /* the partitions, back to back, on S.workers threads (each its own
+     * backend worker): while one proves, the next makes its witness and
+     * sends it to the device */
+    loop_ctx L = {.be = be, .key = key, .pvk = &pvk, .sp = sp, .rows = rows, .count = S.count, .n_vars = cs.n_vars,
+                  .seed = S.seed};
+    pthread_mutex_init(&L.mu, NULL);
+    pthread_t th[MAX_WORKERS];
+    unsigned started = 0;
+    S.rss = peak_rss(); /* synthesis and setup */
+    {   /* restart the peak, so that the loop's own is read after it */
+        FILE *f = fopen("/proc/self/clear_refs", "w");
+        if (f) {
+            fputs("5", f);
+            fclose(f);
         }
-        sp.witness_seed = S.seed * 1000003u + i + 1;
-        if (!sp.witness_seed) sp.witness_seed = 1;
-        sp.progress = NULL;
-        if (cz_synth_witness(buf, cs.n_vars, &sp, msg, sizeof msg)) {
-            fprintf(stderr, "%s: witness of partition %llu: %s\n", CMD, (unsigned long long)i, msg);
-            goto out;
-        }
-        double t1 = cz_now_ms();
-        cz_fr rr, ss;
-        cz_fr_random(&rr, &rng);
-        cz_fr_random(&ss, &rng);
-        cz_groth16_proof proof;
-        if (cz_be_prove(bw, key, buf, &rr, &ss, &proof, &r->t, msg, sizeof msg)) {
-            fprintf(stderr, "%s: partition %llu: %s\n", CMD, (unsigned long long)i, msg);
-            goto out;
-        }
-        double t2 = cz_now_ms();
-        int ok = cz_groth16_verify(&pvk, &proof, buf + 1, N_PUBLIC);
-        double t3 = cz_now_ms();
-        r->witness_ms = t1 - t0;
-        r->wall_ms = t2 - t1;
-        r->verify_ms = t3 - t2;
-        if (ok) S.verified++;
-        else failed++;
-        fprintf(stderr, "%s: partition %llu/%llu: %.1f ms (witness %.1f ms)%s%s\n", CMD, (unsigned long long)i + 1,
-                (unsigned long long)S.count, r->wall_ms, r->witness_ms, r->t.on_cpu ? ", on the CPU" : "",
-                ok ? "" : ", proof does NOT verify");
     }
+    double loop0 = cz_now_ms();
+    for (unsigned i = 0; i < S.workers; i++) {
+        if (pthread_create(&th[i], NULL, loop_main, &L)) break;
+        started++;
+    }
+    for (unsigned i = 0; i < started; i++) pthread_join(th[i], NULL);
     S.loop_ms = cz_now_ms() - loop0;
-    double busy = 0;
-    for (uint64_t i = 0; i < S.count; i++) busy += rows[i].t.total_ms;
+    pthread_mutex_destroy(&L.mu);
+    if (started < S.workers || L.err) {
+        fprintf(stderr, "%s: %s\n", CMD, started < S.workers ? "cannot start the worker threads" : L.msg);
+        goto out;
+    }
+    S.verified = L.verified;
+    size_t failed = L.failed;
+    double busy = 0, dev = 0;
+    for (uint64_t i = 0; i < S.count; i++) {
+        const cz_groth16_timings *x = &rows[i].t;
+        busy += x->total_ms;
+        dev += x->spmv_ms + x->ntt_ms + x->msm_hl_ms + x->msm_a_ms + x->msm_b1_ms + x->msm_b2_ms;
+    }
     S.busy_pct = S.loop_ms > 0 ? 100.0 * busy / S.loop_ms : 0;
+    S.device_busy_pct = S.loop_ms > 0 ? 100.0 * dev / S.loop_ms : 0;
     cz_be_get_stats(be, &S.st);
-    S.rss = peak_rss();
+    S.rss_loop = peak_rss();
+    if (S.rss_loop > S.rss) S.rss = S.rss_loop;
 
     /* the table */
     double *tmp = malloc(S.count * sizeof *tmp), med[N_COLS];
@@ -386,13 +516,17 @@ int cz_bench_partition_main(int argc, char **argv)
     printf(" %12llu\n", (unsigned long long)S.h2d_median);
     printf("times in ms; wall = the cz_be_prove call; msm_hl = msm h + l when run together (CPU)\n");
     printf("synthesis:          %.1f ms (circuit and first witness)\n", S.synth_ms);
-    printf("setup:              %.1f ms (insecure, CPU)\n", S.setup_ms);
+    printf("setup:              %.1f ms (insecure, %s)\n", S.setup_ms, S.setup_kind);
     printf("load into backend:  %.1f ms (%llu device bytes)\n", S.load_ms, (unsigned long long)S.key_dev_bytes);
     printf("loop wall:          %.1f ms for %llu partitions (with making witnesses and verifying)\n", S.loop_ms,
            (unsigned long long)S.count);
-    printf("busy:               %.1f %% (sum of total_ms over the loop wall)\n", S.busy_pct);
+    printf("busy:               %.1f %% (sum of total_ms over the loop wall, %u worker%s)\n", S.busy_pct, S.workers,
+           S.workers == 1 ? "" : "s");
+    printf("device busy:        %.1f %% (sum of spmv, ntt and msm stages over the loop wall)\n", S.device_busy_pct);
     printf("host->device:       %llu bytes per partition (median)\n", (unsigned long long)S.h2d_median);
-    printf("peak host RSS:      %.1f MiB\n", (double)S.rss / (1 << 20));
+    printf("peak host RSS:      %.1f MiB (while proving: %.1f MiB, %u witness buffers of %.1f MiB in it)\n",
+           (double)S.rss / (1 << 20), (double)S.rss_loop / (1 << 20), S.workers,
+           (double)S.n_vars * sizeof(cz_fr) / (1 << 20));
     printf("VRAM peak:          %.1f MiB (budget %.1f MiB)\n", (double)S.st.vram_peak / (1 << 20),
            (double)S.st.vram_budget / (1 << 20));
     printf("CPU fallbacks:      %llu\n", (unsigned long long)S.st.cpu_fallbacks);
@@ -408,9 +542,11 @@ int cz_bench_partition_main(int argc, char **argv)
         }
     }
 out:
-    cz_be_worker_destroy(bw);
     if (be) cz_be_release(be, key);
     cz_be_close(be);
+#if CZ_HAVE_CUDA
+    if (have_dpk) cz_cuda_pk_dev_free(&dpk);
+#endif
     cz_groth16_pvk_free(&pvk);
     cz_groth16_pk_free(&pk);
     cz_r1cs_free(&cs);

@@ -23,7 +23,7 @@ build=${1:-}
 if [ -z "$build" ]; then
     build=$here/build-gpu
     cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null &&
-        cmake --build "$build" --target cuzk-cuda-bench cuzk-cuda-msm-bench $(cd "$here/tests" && ls test_cuda_*.c | sed 's/\.c$//') ||
+        cmake --build "$build" --target cuzk-cuda-bench cuzk-cuda-msm-bench cuzk-bench $(cd "$here/tests" && ls test_cuda_*.c | sed 's/\.c$//') ||
         { echo "gpu-check: build failed"; exit 1; }
 fi
 rows=()
@@ -101,6 +101,25 @@ if [ -x "$msm_bench" ]; then
         [ "$ratio" = - ] && ratio=-
         rows+=("msm_$what $size $ms $ratio sppark=${sp}ms")
     done < <(awk '/^msm +n +ms/ { t = 1; next } t && /^[a-z0-9-]+ +2\^[0-9]+ / { print }' <<<"$out")
+fi
+
+# the whole partition proof: N partitions of the 2^K Filecoin-shaped
+# synthetic circuit back to back on the CUDA backend, key made on the GPU,
+# every proof verified (GPU_CHECK_PARTITION="K N", default "26 10"; "0"
+# skips it; scripts/gpu-check-2p27.sh runs 2^27)
+part_bench=$build/bin/cuzk-bench
+read -r pk pn <<<"${GPU_CHECK_PARTITION:-26 10}"
+if [ -x "$part_bench" ] && [ "${pk:-0}" != 0 ]; then
+    echo "== partition proof 2^$pk x ${pn:-10} (cuzk-bench partition)"
+    pjson=${GPU_CHECK_PARTITION_JSON:-/tmp/gpu-check-partition-$pk.json}
+    if out=$("$part_bench" partition --log2 "$pk" --count "${pn:-10}" --backend cuda --json "$pjson" 2>&1); then :; else
+        status=1; echo "gpu-check: partition bench failed"
+    fi
+    echo "$out" | grep -v '^cuzk-bench partition: partition '
+    med=$(awk '$1 == "median" { print $13 }' <<<"$out")
+    busy=$(awk -F: '/^device busy:/ { gsub(/ /, "", $2); print $2 }' <<<"$out" | cut -d'(' -f1)
+    ver=$(awk -F: '/^verified:/ { gsub(/^ +/, "", $2); print $2 }' <<<"$out")
+    rows+=("partition 2^$pk ${med:-?} - device_busy=${busy:-?},verified=${ver// /_}")
 fi
 
 if [ -n "${GPU_CHECK_OBJ:-}" ] && command -v cuobjdump >/dev/null; then

@@ -28,7 +28,9 @@
  * the engine overlaps with proving, so this is the share a pipeline would
  * have to fill; with several workers it can pass 100 %), device busy % = the
  * sum of the spmv, ntt and MSM stages (on CUDA the kernel region, one
- * partition at a time) over the loop wall, the median host->device bytes per partition, the peak host
+ * partition at a time) over the loop wall, and the same from the moment
+ * the first witness was ready ("fed": the loop's start waits for a witness
+ * with nothing to prove), the median host->device bytes per partition, the peak host
  * RSS (VmHWM), the backend's VRAM peak and budget, and the synthesis, setup
  * and load times. Progress lines go to stderr. Exit status 0 when every
  * proof verified, 1 when one did not (or the JSON cannot be written), 2 for
@@ -64,6 +66,7 @@
 
 typedef struct {
     double wall_ms, witness_ms, verify_ms;
+    double start_ms; /* when its cz_be_prove was called, from the loop's start */
     cz_groth16_timings t;
 } row;
 
@@ -160,7 +163,7 @@ typedef struct {
     uint64_t count, seed, n_constraints, n_vars;
     unsigned threads, workers;
     const char *setup_kind;
-    double synth_ms, setup_ms, load_ms, loop_ms, busy_pct, device_busy_pct;
+    double synth_ms, setup_ms, load_ms, loop_ms, busy_pct, device_busy_pct, steady_busy_pct;
     uint64_t key_dev_bytes, h2d_median, rss, rss_loop;
     cz_be_stats st;
     size_t verified;
@@ -184,8 +187,8 @@ static int write_json(const summary *s, const row *rows, const double *med)
                "  \"load_ms\": %.3f,\n  \"key_device_bytes\": %llu,\n",
             s->workers, s->setup_kind, s->synth_ms, s->setup_ms, s->load_ms, (unsigned long long)s->key_dev_bytes);
     fprintf(f, "  \"loop_wall_ms\": %.3f,\n  \"busy_pct\": %.2f,\n  \"device_busy_pct\": %.2f,\n"
-               "  \"h2d_bytes_per_partition\": %llu,\n",
-            s->loop_ms, s->busy_pct, s->device_busy_pct, (unsigned long long)s->h2d_median);
+               "  \"device_busy_fed_pct\": %.2f,\n  \"h2d_bytes_per_partition\": %llu,\n",
+            s->loop_ms, s->busy_pct, s->device_busy_pct, s->steady_busy_pct, (unsigned long long)s->h2d_median);
     fprintf(f, "  \"peak_rss_proving_bytes\": %llu,\n", (unsigned long long)s->rss_loop);
     fprintf(f, "  \"peak_rss_bytes\": %llu,\n  \"vram_peak_bytes\": %llu,\n  \"vram_budget_bytes\": %llu,\n",
             (unsigned long long)s->rss, (unsigned long long)s->st.vram_peak, (unsigned long long)s->st.vram_budget);
@@ -212,6 +215,7 @@ typedef struct {
     cz_synth_params sp;
     row *rows;
     uint64_t count, n_vars, seed, next;
+    double loop0;
     pthread_mutex_t mu; /* next, verified, failed, err, msg */
     size_t verified, failed;
     int err;
@@ -261,6 +265,7 @@ static void *loop_main(void *arg)
             break;
         }
         double t1 = cz_now_ms();
+        r->start_ms = t1 - L->loop0;
         cz_rng_seed(&rng, L->seed ^ 0x7061727469ull ^ (i * 0x9e3779b97f4a7c15ull));
         cz_fr rr, ss;
         cz_fr_random(&rr, &rng);
@@ -457,7 +462,7 @@ int cz_bench_partition_main(int argc, char **argv)
             fclose(f);
         }
     }
-    double loop0 = cz_now_ms();
+    double loop0 = L.loop0 = cz_now_ms();
     for (unsigned i = 0; i < S.workers; i++) {
         if (pthread_create(&th[i], NULL, loop_main, &L)) break;
         started++;
@@ -471,14 +476,16 @@ int cz_bench_partition_main(int argc, char **argv)
     }
     S.verified = L.verified;
     size_t failed = L.failed;
-    double busy = 0, dev = 0;
+    double busy = 0, dev = 0, first = S.loop_ms;
     for (uint64_t i = 0; i < S.count; i++) {
         const cz_groth16_timings *x = &rows[i].t;
+        if (rows[i].start_ms < first) first = rows[i].start_ms;
         busy += x->total_ms;
         dev += x->spmv_ms + x->ntt_ms + x->msm_hl_ms + x->msm_a_ms + x->msm_b1_ms + x->msm_b2_ms;
     }
     S.busy_pct = S.loop_ms > 0 ? 100.0 * busy / S.loop_ms : 0;
     S.device_busy_pct = S.loop_ms > 0 ? 100.0 * dev / S.loop_ms : 0;
+    S.steady_busy_pct = S.loop_ms > first ? 100.0 * dev / (S.loop_ms - first) : 0;
     cz_be_get_stats(be, &S.st);
     S.rss_loop = peak_rss();
     if (S.rss_loop > S.rss) S.rss = S.rss_loop;
@@ -523,6 +530,7 @@ int cz_bench_partition_main(int argc, char **argv)
     printf("busy:               %.1f %% (sum of total_ms over the loop wall, %u worker%s)\n", S.busy_pct, S.workers,
            S.workers == 1 ? "" : "s");
     printf("device busy:        %.1f %% (sum of spmv, ntt and msm stages over the loop wall)\n", S.device_busy_pct);
+    printf("device busy, fed:   %.1f %% (the same from the first witness ready to the end)\n", S.steady_busy_pct);
     printf("host->device:       %llu bytes per partition (median)\n", (unsigned long long)S.h2d_median);
     printf("peak host RSS:      %.1f MiB (while proving: %.1f MiB, %u witness buffers of %.1f MiB in it)\n",
            (double)S.rss / (1 << 20), (double)S.rss_loop / (1 << 20), S.workers,

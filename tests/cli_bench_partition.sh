@@ -56,6 +56,10 @@ for p in parts:
     assert p["witness_ms"] > 0 and p["verify_ms"] > 0, p
 busy = sum(p["total_ms"] for p in parts) / d["loop_wall_ms"] * 100
 assert abs(busy - d["busy_pct"]) < 0.1, (busy, d["busy_pct"])
+dev = sum(sum(p[s] for s in stages if s not in ("upload_ms", "msm_h_ms", "msm_l_ms")) for p in parts)
+assert abs(dev / d["loop_wall_ms"] * 100 - d["device_busy_pct"]) < 0.1, d["device_busy_pct"]
+assert d["device_busy_pct"] <= d["device_busy_fed_pct"] <= 100, d["device_busy_fed_pct"]
+assert d["workers"] == 1 and d["setup"] == "cpu-insecure", d
 med = d["median"]
 for k in ["wall_ms", "total_ms"] + stages:
     assert med[k] == sorted(p[k] for p in parts)[1], k
@@ -63,6 +67,17 @@ PY
 else
     bad "no JSON written"
 fi
+
+# several workers: every partition proved once and verified
+expect_rc 0 "partition K=9 N=5 on 3 workers" "$CUZK_BENCH" partition --log2 9 --count 5 --backend cpu --threads 1 \
+    --workers 3 --json "$T/w.json"
+grep -qF "verified:           5 of 5 proofs" "$T/out" || bad "3 workers: not 5 of 5 verified"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["workers"] == 3 and d["verified"] == 5 and \
+    sorted(p["index"] for p in d["partitions"]) == list(range(5)), d' "$T/w.json" || bad "3 workers: JSON"
+expect_rc 2 "--workers 0" "$CUZK_BENCH" partition --log2 10 --count 1 --workers 0
+grep -q "bad --workers '0'" "$T/err" || bad "--workers 0: $(cat "$T/err")"
+expect_rc 2 "--setup x" "$CUZK_BENCH" partition --log2 10 --count 1 --setup x
+grep -q "bad --setup 'x'" "$T/err" || bad "--setup x: $(cat "$T/err")"
 
 # bad arguments: a message naming the problem, exit 2
 expect_rc 2 "no --log2" "$CUZK_BENCH" partition --count 3

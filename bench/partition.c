@@ -217,6 +217,8 @@ typedef struct {
     uint64_t count, n_vars, seed, next;
     double loop0;
     pthread_mutex_t mu; /* next, verified, failed, err, msg */
+    pthread_cond_t cv;
+    unsigned proving; /* workers not yet done: each lives until all are */
     size_t verified, failed;
     int err;
     char msg[700];
@@ -230,6 +232,15 @@ static void loop_fail(loop_ctx *L, const char *what, const char *m)
     pthread_mutex_unlock(&L->mu);
 }
 
+/* a worker is done proving; returns when every worker is */
+static void loop_done(loop_ctx *L)
+{
+    pthread_mutex_lock(&L->mu);
+    if (--L->proving == 0) pthread_cond_broadcast(&L->cv);
+    while (L->proving) pthread_cond_wait(&L->cv, &L->mu);
+    pthread_mutex_unlock(&L->mu);
+}
+
 /* one proving thread of the loop: takes the next partition index, makes
  * its witness in its worker's buffer, proves and verifies it */
 static void *loop_main(void *arg)
@@ -239,6 +250,7 @@ static void *loop_main(void *arg)
     cz_be_worker *bw = NULL;
     if (cz_be_worker_create(L->be, &bw, msg, sizeof msg)) {
         loop_fail(L, "worker", msg);
+        loop_done(L);
         return NULL;
     }
     cz_rng rng;
@@ -289,6 +301,9 @@ static void *loop_main(void *arg)
                 (unsigned long long)L->count, r->wall_ms, r->witness_ms, r->t.on_cpu ? ", on the CPU" : "",
                 ok ? "" : ", proof does NOT verify");
     }
+    /* a worker's release frees device and pinned memory, which waits on the
+     * whole device: not while another partition is being proved */
+    loop_done(L);
     cz_be_worker_destroy(bw);
     return NULL;
 }
@@ -452,6 +467,8 @@ int cz_bench_partition_main(int argc, char **argv)
     loop_ctx L = {.be = be, .key = key, .pvk = &pvk, .sp = sp, .rows = rows, .count = S.count, .n_vars = cs.n_vars,
                   .seed = S.seed};
     pthread_mutex_init(&L.mu, NULL);
+    pthread_cond_init(&L.cv, NULL);
+    L.proving = S.workers;
     pthread_t th[MAX_WORKERS];
     unsigned started = 0;
     S.rss = peak_rss(); /* synthesis and setup */
@@ -467,9 +484,18 @@ int cz_bench_partition_main(int argc, char **argv)
         if (pthread_create(&th[i], NULL, loop_main, &L)) break;
         started++;
     }
+    if (started < S.workers) { /* the others must not wait for these */
+        loop_fail(&L, "threads", "cannot start the worker threads");
+        pthread_mutex_lock(&L.mu);
+        L.proving -= S.workers - started;
+        if (!L.proving) pthread_cond_broadcast(&L.cv);
+        pthread_cond_broadcast(&L.cv);
+        pthread_mutex_unlock(&L.mu);
+    }
     for (unsigned i = 0; i < started; i++) pthread_join(th[i], NULL);
     S.loop_ms = cz_now_ms() - loop0;
     pthread_mutex_destroy(&L.mu);
+    pthread_cond_destroy(&L.cv);
     if (started < S.workers || L.err) {
         fprintf(stderr, "%s: %s\n", CMD, started < S.workers ? "cannot start the worker threads" : L.msg);
         goto out;

@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct cz_bench cz_bench;
 
@@ -53,6 +54,8 @@ void cz__bench_register(int order, const char *name, cz_bench_group_fn fn);
 /* the git commit of the source tree (CUZK_GIT_COMMIT, $CUZK_COMMIT, or git
  * describe, best effort; "unknown") */
 void cz__bench_git_commit(char *out, size_t n);
+/* s as a JSON string (quoted, escaped) */
+void cz__bench_json_str(FILE *f, const char *s);
 
 /* Register a group; order sorts groups (ff 10, ec 20, pairing 30, msm 40,
  * ntt 45). */

@@ -285,7 +285,7 @@ void cz__bench_git_commit(char *out, size_t n)
     pclose(p);
 }
 
-static void json_str(FILE *f, const char *s)
+void cz__bench_json_str(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -308,33 +308,33 @@ static int write_json(const char *path, const cz_bench *b, const context *c)
     FILE *f = fopen(path, "w");
     if (!f) return -1;
     fprintf(f, "{\n  \"schema\": \"cuzk-bench/1\",\n  \"commit\": ");
-    json_str(f, c->commit);
+    cz__bench_json_str(f, c->commit);
     fprintf(f, ",\n  \"cpu\": ");
-    json_str(f, c->cpu);
+    cz__bench_json_str(f, c->cpu);
     fprintf(f, ",\n  \"cores\": %ld,\n  \"cpu_has_adx\": %s,\n  \"adx_path\": %s,\n",
             c->cores, c->cpu_adx ? "true" : "false", c->adx_path ? "true" : "false");
     fprintf(f, "  \"time_utc\": ");
-    json_str(f, c->when);
+    cz__bench_json_str(f, c->when);
     fprintf(f, ",\n  \"quick\": %s,\n  \"batches\": %d,\n  \"batch_target_ns\": %.0f,\n",
             c->quick ? "true" : "false", b->batches, b->target_ns);
     fprintf(f, "  \"notes\": [");
     for (int i = 0; i < b->nnotes; i++) {
         fprintf(f, "%s\n    ", i ? "," : "");
-        json_str(f, b->notes[i]);
+        cz__bench_json_str(f, b->notes[i]);
     }
     fprintf(f, "%s],\n  \"results\": [", b->nnotes ? "\n  " : "");
     for (int i = 0; i < b->nres; i++) {
         const result *r = &b->res[i];
         fprintf(f, "%s\n    {\"group\": ", i ? "," : "");
-        json_str(f, r->group);
+        cz__bench_json_str(f, r->group);
         fprintf(f, ", \"op\": ");
-        json_str(f, r->op);
+        cz__bench_json_str(f, r->op);
         fprintf(f, ", \"ns_median\": %.2f, \"ns_min\": %.2f, \"ns_max\": %.2f, "
                    "\"cpu_ns_median\": %.2f, \"iterations\": %llu, \"batches\": %d, "
                    "\"mode\": \"%s\", \"note\": ",
                 r->med, r->min, r->max, r->cpu_med, (unsigned long long)r->iters, r->batches,
                 r->once ? "once" : "chain");
-        json_str(f, r->note);
+        cz__bench_json_str(f, r->note);
         fputc('}', f);
     }
     fprintf(f, "\n  ]\n}\n");

@@ -114,17 +114,6 @@ static uint64_t peak_rss(void)
     return getrusage(RUSAGE_SELF, &ru) == 0 ? (uint64_t)ru.ru_maxrss << 10 : 0;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-    fputc('"', f);
-}
 
 static void synth_progress(void *ctx, const char *stage, uint64_t done, uint64_t total)
 {
@@ -176,9 +165,9 @@ static int write_json(const summary *s, const row *rows, const double *med)
     char commit[128];
     cz__bench_git_commit(commit, sizeof commit);
     fprintf(f, "{\n  \"schema\": \"cuzk-bench-partition/1\",\n  \"commit\": ");
-    json_str(f, commit);
+    cz__bench_json_str(f, commit);
     fprintf(f, ",\n  \"backend\": ");
-    json_str(f, s->backend_name);
+    cz__bench_json_str(f, s->backend_name);
     fprintf(f, ",\n  \"log2\": %d,\n  \"constraints\": %llu,\n  \"n_vars\": %llu,\n  \"n_public\": %d,\n",
             s->log2, (unsigned long long)s->n_constraints, (unsigned long long)s->n_vars, N_PUBLIC);
     fprintf(f, "  \"count\": %llu,\n  \"seed\": %llu,\n  \"threads\": %u,\n", (unsigned long long)s->count,

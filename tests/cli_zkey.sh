@@ -6,7 +6,8 @@
 # exit codes (0 OK!, 1 invalid proof, 2 unreadable or bad input), refused
 # witnesses (unsatisfying with and without --r1cs, wrong length), the
 # backend choice (--backend cpu, a bad choice, cuda where it cannot open),
-# and cuzk zkey export-params followed by the bellperson-format prove / verify.
+# cuzk zkey export-params followed by the bellperson-format prove / verify,
+# and cuzk zkey setup (an insecure key made from the .r1cs).
 set -u
 CUZK=${CUZK:-build/bin/cuzk}
 SRC=${SRC:-.}
@@ -127,6 +128,20 @@ cmp -s "$T/syn/pub.json" "$T/syn/public.json" || bad "synthetic public.json diff
 expect_rc 0 "verify synthetic" "$CUZK" groth16 verify "$T/syn/verification_key.json" "$T/syn/public.json" "$T/syn/proof.json"
 expect_rc 1 "synthetic proof, other key" "$CUZK" groth16 verify "$D/verification_key.json" "$D/public.json" "$T/syn/proof.json"
 expect_rc 2 "export-params without --r1cs" "$CUZK" zkey export-params "$T/syn/circuit.zkey" "$T/syn/x.params"
+
+# an insecure test key for the circom circuit itself (cuzk zkey setup): proofs
+# with it verify against its own verification key, not against snarkjs's
+expect_rc 0 "zkey setup" "$CUZK" zkey setup "$D/chain.r1cs" "$T/own.zkey" --vk "$T/own_vk.json" --seed 9
+grep -q "INSECURE" "$T/out" || bad "zkey setup: no insecurity warning"
+grep -q "42 constraints, 45 signals, domain 2^6" "$T/out" || bad "zkey setup: $(tail -n 1 "$T/out")"
+expect_rc 0 "prove with own key" "$CUZK" groth16 prove "$T/own.zkey" "$D/chain.wtns" "$T/own_p.json" "$T/own_pub.json" --r1cs "$D/chain.r1cs"
+cmp -s "$T/own_pub.json" "$D/public.json" || bad "own key: public.json differs from snarkjs's"
+expect_rc 0 "verify with own vk" "$CUZK" groth16 verify "$T/own_vk.json" "$T/own_pub.json" "$T/own_p.json"
+expect_rc 1 "own-key proof, snarkjs's vk" "$CUZK" groth16 verify "$D/verification_key.json" "$T/own_pub.json" "$T/own_p.json"
+expect_rc 0 "zkey setup, same seed" "$CUZK" zkey setup "$D/chain.r1cs" "$T/own2.zkey" --seed 9
+cmp -s "$T/own.zkey" "$T/own2.zkey" || bad "zkey setup: same seed, different key"
+expect_rc 2 "zkey setup, no output" "$CUZK" zkey setup "$D/chain.r1cs"
+expect_rc 2 "zkey setup, not an r1cs" "$CUZK" zkey setup "$D/chain.wtns" "$T/x.zkey"
 
 # inspect knows the three circom/snarkjs files
 expect_rc 0 "inspect zkey" "$CUZK" inspect "$D/chain.zkey"

@@ -36,6 +36,8 @@ static void usage(FILE *f)
             "                            the snarkjs verification key of a zkey\n"
             "  zkey synth --constraints N --out DIR [--seed S]\n"
             "                            INSECURE synthetic snarkjs workload (zkey, wtns, vk, public)\n"
+            "  zkey setup CIRCUIT.r1cs OUT.zkey [--vk VERIFICATION_KEY.json] [--seed S] [--threads N]\n"
+            "                            INSECURE test key for a circom circuit (no ptau needed)\n"
             "  hash sha256 FILE|--hex DATA|-\n"
             "                            native hash, printed in hex\n"
             "  hash poseidon --arity N [--tag T] X1 .. XN\n"

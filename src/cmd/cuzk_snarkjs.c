@@ -370,8 +370,54 @@ out:
     return rc;
 }
 
+/* an INSECURE key for a circom circuit: its .r1cs, the seeded test setup
+ * with roots from 5 (as snarkjs places the constraints), written as a zkey
+ * that snarkjs and cuzk prove with (+ the verification key, --vk) */
+static int zkey_setup(int argc, char **argv)
+{
+    const char *cmd = "zkey setup";
+    cz_arg o[] = {{"seed", 0, 0, 0}, {"threads", 0, 0, 0}, {"vk", 0, 0, 0}};
+    char *pos[MAX_ARGS];
+    int npos, rc = split_args(cmd, argc, argv, pos, &npos, 2, o, CZ_N_OPTS(o));
+    if (rc) return rc;
+    uint64_t seed = 1;
+    const char *ss = cz_args_get(o, CZ_N_OPTS(o), "seed"), *vkp = cz_args_get(o, CZ_N_OPTS(o), "vk");
+    if (ss && cz_args_u64(ss, &seed)) return cz_cmd_err(cmd, "bad --seed");
+    cz_pool *pool;
+    if ((rc = cz_cmd_pool(cmd, cz_args_get(o, CZ_N_OPTS(o), "threads"), &pool))) return rc;
+    char msg[600];
+    cz_r1cs cs = {0};
+    cz_groth16_pk pk = {0};
+    double t0 = cz_now_ms(), t = t0;
+    printf("cuzk zkey setup: WARNING: INSECURE test key (toxic waste from seed %llu); for tests and benchmarks "
+           "only\n", (unsigned long long)seed);
+    if (cz_r1cs_file_read(&cs, NULL, pos[0], msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
+    cs.ntt_generator = 5;
+    cz_cmd_stage("load r1cs", cz_now_ms() - t);
+    t = cz_now_ms();
+    if (cz_groth16_setup_insecure(&pk, &cs, seed, pool, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
+    cz_cmd_stage("setup (insecure)", cz_now_ms() - t);
+    t = cz_now_ms();
+    if (cz_zkey_write_from_params(pos[1], &pk, &cs, pool, msg, sizeof msg) ||
+        (vkp && cz_snarkjs_vk_write(vkp, &pk.vk, msg, sizeof msg))) {
+        rc = cz_cmd_err(cmd, msg);
+        goto out;
+    }
+    cz_cmd_stage(vkp ? "write zkey + vk" : "write zkey", cz_now_ms() - t);
+    cz_cmd_stage("total", cz_now_ms() - t0);
+    printf("cuzk zkey setup: %llu constraints, %llu signals, domain 2^%d: wrote %s%s%s\n",
+           (unsigned long long)cs.n_constraints, (unsigned long long)cs.n_vars, cz_groth16_domain_log(&cs), pos[1],
+           vkp ? " and " : "", vkp ? vkp : "");
+out:
+    cz_groth16_pk_free(&pk);
+    cz_r1cs_free(&cs);
+    cz_pool_destroy(pool);
+    return rc;
+}
+
 int cz_cmd_zkey(int argc, char **argv)
 {
+    if (argc >= 2 && !strcmp(argv[1], "setup")) return zkey_setup(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "synth")) return zkey_synth(argc - 1, argv + 1);
     if (argc >= 2 && !strcmp(argv[1], "export-params")) return zkey_export_params(argc - 1, argv + 1);
     if (argc >= 3 && !strcmp(argv[1], "export") && !strcmp(argv[2], "verificationkey"))
@@ -379,6 +425,8 @@ int cz_cmd_zkey(int argc, char **argv)
     fprintf(stderr, "usage: cuzk zkey export-params <circuit.zkey> <out.params> --r1cs <circuit.r1cs> "
                     "[--pce out.pce] [--threads N]\n"
                     "       cuzk zkey export verificationkey <circuit.zkey> <verification_key.json>\n"
-                    "       cuzk zkey synth --constraints N --out DIR [--seed S]   (INSECURE synthetic workload)\n");
+                    "       cuzk zkey synth --constraints N --out DIR [--seed S]   (INSECURE synthetic workload)\n"
+                    "       cuzk zkey setup <circuit.r1cs> <out.zkey> [--vk verification_key.json] [--seed S] "
+                    "[--threads N]   (INSECURE test key)\n");
     return 2;
 }

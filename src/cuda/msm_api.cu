@@ -34,6 +34,7 @@ extern "C" cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, s
     CK(cudaSetDevice(device));
     CK(cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking));
     CK(cudaMallocHost((void **)&ctx->host_counters, 64));
+    CK(cudaMallocHost(&ctx->host_win, CZ_MSM_HOST_WIN_BYTES));
     *out = ctx;
     return CZ_OK;
 fail:
@@ -49,6 +50,7 @@ extern "C" void cz_cuda_msm_destroy(cz_cuda_msm *ctx)
     for (int i = 0; i < 2; i++)
         if (ctx->buf[i]) cz__vram_free(ctx->buf[i]);
     if (ctx->host_counters) cudaFreeHost(ctx->host_counters);
+    if (ctx->host_win) cudaFreeHost(ctx->host_win);
     if (ctx->stream) cudaStreamDestroy(ctx->stream);
     cudaGetLastError();
     free(ctx);

@@ -7,9 +7,22 @@ extern "C" cz_err cz_cuda_msm_g1(cz_cuda_msm *ctx, cz_g1_jac *out, const cz_g1_a
 {
     static_assert(sizeof(cz_g1_aff_d) == sizeof(cz_g1_aff), "G1 affine layout");
     static_assert(sizeof(cz_g1_xyzz_d) == sizeof(cz_g1_xyzz), "G1 XYZZ layout");
-    cz_g1_xyzz r;
-    cz_err err = msm<fp_t>(ctx, (cz_g1_xyzz_d *)&r, (const cz_g1_aff_d *)dev_bases, scalars, n, scalars_mont,
-                           density, msg, msglen);
-    if (err == CZ_OK) cz_g1_xyzz_to_jac(out, &r);
-    return err;
+    const cz_g1_xyzz_d *win, *ones;
+    int nw, c;
+    cz_err err = msm<fp_t>(ctx, &win, &nw, &c, &ones, (const cz_g1_aff_d *)dev_bases, scalars, n, scalars_mont,
+                          density, msg, msglen);
+    if (err) return err;
+    /* sum_j 2^(c j) win[j] + ones, on the host (msm_impl.cuh says why) */
+    cz_g1_jac t;
+    cz_g1_set_inf(out);
+    for (int w = nw - 1; w >= 0; w--) {
+        for (int i = 0; i < c; i++) cz_g1_dbl(out, out);
+        cz_g1_xyzz_to_jac(&t, (const cz_g1_xyzz *)&win[w]);
+        cz_g1_add(out, out, &t);
+    }
+    if (ones) {
+        cz_g1_xyzz_to_jac(&t, (const cz_g1_xyzz *)ones);
+        cz_g1_add(out, out, &t);
+    }
+    return CZ_OK;
 }

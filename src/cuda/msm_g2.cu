@@ -7,9 +7,22 @@ extern "C" cz_err cz_cuda_msm_g2(cz_cuda_msm *ctx, cz_g2_jac *out, const cz_g2_a
 {
     static_assert(sizeof(cz_g2_aff_d) == sizeof(cz_g2_aff), "G2 affine layout");
     static_assert(sizeof(cz_g2_xyzz_d) == sizeof(cz_g2_xyzz), "G2 XYZZ layout");
-    cz_g2_xyzz r;
-    cz_err err = msm<fp2_t>(ctx, (cz_g2_xyzz_d *)&r, (const cz_g2_aff_d *)dev_bases, scalars, n, scalars_mont,
-                            density, msg, msglen);
-    if (err == CZ_OK) cz_g2_xyzz_to_jac(out, &r);
-    return err;
+    const cz_g2_xyzz_d *win, *ones;
+    int nw, c;
+    cz_err err = msm<fp2_t>(ctx, &win, &nw, &c, &ones, (const cz_g2_aff_d *)dev_bases, scalars, n, scalars_mont,
+                          density, msg, msglen);
+    if (err) return err;
+    /* sum_j 2^(c j) win[j] + ones, on the host (msm_impl.cuh says why) */
+    cz_g2_jac t;
+    cz_g2_set_inf(out);
+    for (int w = nw - 1; w >= 0; w--) {
+        for (int i = 0; i < c; i++) cz_g2_dbl(out, out);
+        cz_g2_xyzz_to_jac(&t, (const cz_g2_xyzz *)&win[w]);
+        cz_g2_add(out, out, &t);
+    }
+    if (ones) {
+        cz_g2_xyzz_to_jac(&t, (const cz_g2_xyzz *)ones);
+        cz_g2_add(out, out, &t);
+    }
+    return CZ_OK;
 }

@@ -10,8 +10,8 @@
  * sum the ones through the reduce-by-key engine; then for each group of
  * windows: signed digits -> (bucket key, base index) entries -> radix sort
  * by key -> reduce by key into the buckets -> segmented running sums of the
- * buckets -> reduce by key into the window sums; last, Horner over the
- * windows on the device. The endomorphism split of the CPU MSM is not used:
+ * buckets -> reduce by key into the window sums; last, the window sums go
+ * to the host and Horner runs there (msm_g1.cu, msm_g2.cu). The endomorphism split of the CPU MSM is not used:
  * it halves the windows but doubles the points, so it saves only bucket
  * work, which on the device is a small part of the whole.
  *
@@ -42,6 +42,9 @@
 #define DEFAULT_MAX_ENTRIES ((size_t)1 << 28)
 #define MAX_WINDOW 21
 #define BLOCK 256
+/* the window sums and the ones' sum on the host: at most 129 windows (c = 2)
+ * of a G2 XYZZ point (384 bytes), and one more */
+#define CZ_MSM_HOST_WIN_BYTES ((size_t)131 * 384)
 
 struct cz_cuda_msm {
     int device;
@@ -49,6 +52,7 @@ struct cz_cuda_msm {
     void *buf[2];
     size_t cap[2];
     uint32_t *host_counters; /* pinned, 8 words */
+    void *host_win;          /* pinned, CZ_MSM_HOST_WIN_BYTES: the window sums */
     int cfg_window;
     size_t cfg_max_entries;
     int last_c, last_nw, last_groups;
@@ -251,14 +255,24 @@ inline bool is_device_ptr(const void *p)
 
 /* --------------------------------------------------------------- the MSM */
 
+/* The MSM up to its window sums: on success *win points to the nw window
+ * sums and *ones to the sum of the one-scalars' bases, both in the
+ * context's pinned host buffer (valid until the next call; *nw = 0 when no
+ * scalar is general, *ones NULL when none is one either); the caller adds
+ * sum_j 2^(c j) win[j] + ones on the host (msm_g1.cu, msm_g2.cu): the
+ * c nw doublings of that Horner sum are one dependent chain, which one CPU
+ * core runs many times faster than one GPU thread. */
 template <class F>
-cz_err msm(cz_cuda_msm *ctx, cz_xyzz_t<F> *out, const cz_aff_t<F> *bases, const cz_fr *scalars, size_t n,
-                  int mont, const uint64_t *density, char *msg, size_t msglen)
+cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, const cz_xyzz_t<F> **ones_out,
+           const cz_aff_t<F> *bases, const cz_fr *scalars, size_t n, int mont, const uint64_t *density, char *msg,
+           size_t msglen)
 {
     typedef cz_xyzz_t<F> X;
     cz_err err = CZ_OK;
     cudaStream_t st = ctx->stream;
-    memset(out, 0, sizeof *out);
+    *win = NULL;
+    *ones_out = NULL;
+    *nw_out = *c_out = 0;
     ctx->last_c = ctx->last_nw = ctx->last_groups = 0;
     ctx->last_ones = ctx->last_gen = 0;
     if (n == 0) return CZ_OK;
@@ -358,7 +372,7 @@ cz_err msm(cz_cuda_msm *ctx, cz_xyzz_t<F> *out, const cz_aff_t<F> *bases, const 
         engine<F> eng;
         carve c2 = {NULL, 0};
         uint32_t *keys_in, *vals_in, *keys_out, *vals_out;
-        X *buckets, *segsum, *winsum, *ones, *result;
+        X *buckets, *segsum, *winsum, *ones;
         for (int pass = 0; pass < 2; pass++) {
             c2.at = 0;
             c2.base = pass ? (char *)ctx->buf[1] : NULL;
@@ -370,7 +384,6 @@ cz_err msm(cz_cuda_msm *ctx, cz_xyzz_t<F> *out, const cz_aff_t<F> *bases, const 
             segsum = c2.take<X>(e_seg);
             winsum = c2.take<X>(nw + 1);
             ones = c2.take<X>(1);
-            result = c2.take<X>(1);
             engine_carve<F>(eng, c2, e_max, d_max, temp_bytes);
             if (!pass && (err = ensure(ctx, 1, c2.at + 256, msg, msglen))) return err;
         }
@@ -407,10 +420,18 @@ cz_err msm(cz_cuda_msm *ctx, cz_xyzz_t<F> *out, const cz_aff_t<F> *bases, const 
             cz_in_xyzz<F> ins = {segsum};
             if ((err = reduce_by_key<F>(ctx, eng, ins, keys_in, nt, winsum + w0, msg, msglen))) goto fail;
         }
-        cz_k_final<F><<<1, 1, 0, st>>>(result, winsum, nw, c, ones);
-        CKL();
-        CK(cudaMemcpyAsync(out, result, sizeof(X), cudaMemcpyDeviceToHost, st));
+        if ((size_t)(nw + 1) * sizeof(X) > CZ_MSM_HOST_WIN_BYTES) {
+            err = cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "cuda msm: %d windows past the host buffer", nw);
+            goto fail;
+        }
+        X *hw = (X *)ctx->host_win;
+        if (nw) CK(cudaMemcpyAsync(hw, winsum, (size_t)nw * sizeof(X), cudaMemcpyDeviceToHost, st));
+        CK(cudaMemcpyAsync(hw + nw, ones, sizeof(X), cudaMemcpyDeviceToHost, st));
         CK(cudaStreamSynchronize(st));
+        *win = hw;
+        *ones_out = hw + nw;
+        *nw_out = nw;
+        *c_out = c;
     }
 fail:
     return err;

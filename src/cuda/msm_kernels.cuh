@@ -24,7 +24,7 @@
  *    segment and adds sL * sum_b B_b, so that the window's sum_b b B_b is
  *    the sum of its segment results (reduced by key, key = window).
  * 6. final: Horner over the window sums (c doublings between windows) plus
- *    the ones sum, on one thread.
+ *    the ones sum: on the host (msm_g1.cu, msm_g2.cu), not here.
  * Every kernel is a template (the group's field, or a dummy) so that the
  * translation units that include this header share one copy of each. */
 #ifndef CZ_CUDA_MSM_KERNELS_CUH
@@ -295,20 +295,6 @@ __global__ void cz_k_bucket_segments(const cz_xyzz_t<F> *buckets, uint32_t k, ui
     }
     out[t] = sum;
     out_keys[t] = g;
-}
-
-/* out = sum_w 2^(c w) win[w] + ones */
-template <class F>
-__global__ void cz_k_final(cz_xyzz_t<F> *out, const cz_xyzz_t<F> *win, int nw, int c, const cz_xyzz_t<F> *ones)
-{
-    cz_xyzz_t<F> acc;
-    xyzz_set_inf(acc);
-    for (int w = nw - 1; w >= 0; w--) {
-        for (int i = 0; i < c; i++) xyzz_dbl(acc);
-        xyzz_add(acc, win[w]);
-    }
-    xyzz_add(acc, *ones);
-    *out = acc;
 }
 
 #endif

@@ -1,10 +1,11 @@
 /* backend_cuda.cu — the CUDA backend's table for backend.c (backend_ops.h):
  * the partition prover of prover.cu. Linking this object (the
  * cz__be_cuda_ops symbol) is what makes CZ_BACKEND_CUDA available. */
+#include "cuda/cz_cuda.h"
 #include "cuda/prover_impl.h"
 
 static const cz_be_ops ops = {
-    cz__cuda_prover_device_count, cz__cuda_prover_open,          cz__cuda_prover_close,
+    cz_cuda_device_count,         cz__cuda_prover_open,          cz__cuda_prover_close,
     cz__cuda_prover_load,         cz__cuda_prover_unload,        cz__cuda_prover_worker_create,
     cz__cuda_prover_worker_destroy, cz__cuda_prover_worker_buffer, cz__cuda_prover_prove,
     cz__cuda_prover_vram,

@@ -5,6 +5,9 @@
 extern "C" int cz_cuda_device_count(void)
 {
     int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess) return 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError(); /* no driver or no device: not an error for later calls */
+        return 0;
+    }
     return n;
 }

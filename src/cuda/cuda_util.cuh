@@ -17,6 +17,13 @@ template <class T> inline cudaError_t cz__vram_malloc(T **p, size_t bytes)
     return cz__vram_malloc((void **)p, bytes);
 }
 void cz__vram_free(void *p);
+/* *dst = a device copy of bytes bytes of host memory src (at least one byte
+ * allocated), through the allocator; on failure nothing stays allocated */
+cudaError_t cz__vram_upload(void **dst, const void *src, size_t bytes);
+template <class T> inline cudaError_t cz__vram_upload(T **dst, const T *src, size_t bytes)
+{
+    return cz__vram_upload((void **)dst, (const void *)src, bytes);
+}
 /* cudaGetLastError, or an injected launch failure (cz_cuda_vram.h) */
 cudaError_t cz__launch_check(void);
 

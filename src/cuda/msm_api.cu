@@ -62,12 +62,8 @@ extern "C" cz_err cz_cuda_msm_upload(cz_cuda_msm *ctx, void **dev, const void *h
     cz_err err = CZ_OK;
     *dev = NULL;
     CK(cudaSetDevice(ctx->device));
-    CK(cz__vram_malloc(dev, bytes ? bytes : 1));
-    CK(cudaMemcpy(*dev, host, bytes, cudaMemcpyHostToDevice));
-    return CZ_OK;
+    CK(cz__vram_upload(dev, host, bytes));
 fail:
-    if (*dev) cz__vram_free(*dev);
-    *dev = NULL;
     return err;
 }
 

@@ -40,16 +40,11 @@ extern "C" cz_err cz_cuda_pk_dev_upload(cz_cuda_pk_dev *out, const cz_groth16_pk
     if (!pk->h || !pk->l || !pk->a || !pk->b_g1 || !pk->b_g2)
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda: the proving key has no query arrays to upload");
     CZ_CK(cudaSetDevice(device));
-    CZ_CK(cz__vram_malloc(&out->h, pk->n_h * sizeof(cz_g1_aff)));
-    CZ_CK(cz__vram_malloc(&out->l, pk->n_l * sizeof(cz_g1_aff)));
-    CZ_CK(cz__vram_malloc(&out->a, pk->n_a * sizeof(cz_g1_aff)));
-    CZ_CK(cz__vram_malloc(&out->b_g1, pk->n_b_g1 * sizeof(cz_g1_aff)));
-    CZ_CK(cz__vram_malloc(&out->b_g2, pk->n_b_g2 * sizeof(cz_g2_aff)));
-    CZ_CK(cudaMemcpy(out->h, pk->h, pk->n_h * sizeof(cz_g1_aff), cudaMemcpyHostToDevice));
-    CZ_CK(cudaMemcpy(out->l, pk->l, pk->n_l * sizeof(cz_g1_aff), cudaMemcpyHostToDevice));
-    CZ_CK(cudaMemcpy(out->a, pk->a, pk->n_a * sizeof(cz_g1_aff), cudaMemcpyHostToDevice));
-    CZ_CK(cudaMemcpy(out->b_g1, pk->b_g1, pk->n_b_g1 * sizeof(cz_g1_aff), cudaMemcpyHostToDevice));
-    CZ_CK(cudaMemcpy(out->b_g2, pk->b_g2, pk->n_b_g2 * sizeof(cz_g2_aff), cudaMemcpyHostToDevice));
+    CZ_CK(cz__vram_upload(&out->h, pk->h, pk->n_h * sizeof(cz_g1_aff)));
+    CZ_CK(cz__vram_upload(&out->l, pk->l, pk->n_l * sizeof(cz_g1_aff)));
+    CZ_CK(cz__vram_upload(&out->a, pk->a, pk->n_a * sizeof(cz_g1_aff)));
+    CZ_CK(cz__vram_upload(&out->b_g1, pk->b_g1, pk->n_b_g1 * sizeof(cz_g1_aff)));
+    CZ_CK(cz__vram_upload(&out->b_g2, pk->b_g2, pk->n_b_g2 * sizeof(cz_g2_aff)));
     return CZ_OK;
 fail:
     cz_cuda_pk_dev_free(out);

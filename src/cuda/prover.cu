@@ -48,11 +48,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 extern "C" { /* the C layers below, with C linkage */
 #include "groth16/groth16.h"
 #include "r1cs/r1cs.h"
+#include "util/clock.h"
 #include "util/mapguard.h"
 }
 #include "cuda/cuda_util.cuh"
@@ -65,13 +65,6 @@ extern "C" { /* the C layers below, with C linkage */
 
 #define STAGE_BYTES ((size_t)32 << 20) /* each of the two pinned staging buffers */
 
-static double wall_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 struct dev_backend {
     int device;
     int quiet;
@@ -79,7 +72,6 @@ struct dev_backend {
     size_t stage_cap;
     void *d_wshared;    /* the witness of an unstaged partition (under the lock) */
     size_t wshared_cap;
-    uint64_t unstaged;  /* partitions proved unstaged (under the lock) */
     pthread_mutex_t kernel_mu;
     cz_cuda_msm *msm;   /* its stream is the compute stream; NULL until used */
     void *d_abc;        /* 3 x domain Fr */
@@ -132,22 +124,12 @@ struct dev_worker {
 
 /* ------------------------------------------------------------ the device */
 
-int cz__cuda_prover_device_count(void)
-{
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return n;
-}
-
 cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, size_t namelen, char *msg,
                             size_t msglen)
 {
     cz_err e = CZ_OK;
     *self = NULL;
-    int n = cz__cuda_prover_device_count();
+    int n = cz_cuda_device_count();
     if (o->device < 0 || o->device >= n)
         return cz_fail(CZ_ERR_DEVICE, msg, msglen, "backend cuda: no device %d (%d found)", o->device, n);
     dev_backend *b = (dev_backend *)calloc(1, sizeof *b);
@@ -223,15 +205,6 @@ static void key_free(dev_backend *b, dev_key *k)
 
 void cz__cuda_prover_unload(void *self, void *key) { key_free((dev_backend *)self, (dev_key *)key); }
 
-template <class T> static cz_err upload(T **dst, const T *src, size_t n, char *msg, size_t msglen)
-{
-    cz_err e = CZ_OK;
-    CZ_CK(cz__vram_malloc(dst, (n ? n : 1) * sizeof(T)));
-    if (n) CZ_CK(cudaMemcpy(*dst, src, n * sizeof(T), cudaMemcpyHostToDevice));
-fail:
-    return e;
-}
-
 static uint64_t csr_bytes(const cz_r1cs *cs)
 {
     uint64_t b = 0;
@@ -240,13 +213,6 @@ static uint64_t csr_bytes(const cz_r1cs *cs)
         if (c->nnz) b += (c->n_rows + 1) * 8 + c->nnz * (4 + c->cidx_bytes) + (uint64_t)c->n_coefs * sizeof(cz_fr);
     }
     return b;
-}
-
-static int log2_domain(uint64_t need)
-{
-    int k = 0;
-    while (((uint64_t)1 << k) < need) k++;
-    return k;
 }
 
 /* streaming knobs (tests): force the streamed mode; points per chunk */
@@ -303,8 +269,7 @@ static cz_err load_once(dev_backend *b, const cz_be_circuit *c, int streamed, de
             for (int i = 0; i < 5; i++) {
                 base_set *q = &k->q[i];
                 size_t sz = q->g2 ? sizeof(cz_g2_aff) : sizeof(cz_g1_aff);
-                CZ_CK(cz__vram_malloc(&q->owned, (q->n ? q->n : 1) * sz));
-                if (q->n) CZ_CK(cudaMemcpy(q->owned, q->host, q->n * sz, cudaMemcpyHostToDevice));
+                CZ_CK(cz__vram_upload(&q->owned, q->host, q->n * sz));
                 q->dev = q->owned;
                 k->bytes += q->n * sz;
             }
@@ -323,7 +288,7 @@ static cz_err load_once(dev_backend *b, const cz_be_circuit *c, int streamed, de
         k->n_vars = cs->n_vars;
         k->n_inputs = cs->n_inputs;
         k->n_constraints = cs->n_constraints;
-        int log_m = log2_domain(cs->n_constraints + cs->n_inputs);
+        int log_m = cz_groth16_domain_log(cs);
         if (log_m > 30) {
             e = cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "backend cuda: domain 2^%d not supported", log_m);
             goto fail;
@@ -368,8 +333,8 @@ static cz_err load_once(dev_backend *b, const cz_be_circuit *c, int streamed, de
         set_q(&k->q[Q_B1], k->pk.b_g1, pk->b_g1, kb1, 0);
         set_q(&k->q[Q_B2], k->pk.b_g2, pk->b_g2, kb2, 1);
         if (!k->streamed) k->bytes = cz_cuda_pk_dev_bytes(&k->pk);
-        if ((e = upload(&k->d_da, bits, words, msg, msglen)) || (e = upload(&k->d_db, bits + words, words, msg, msglen)))
-            goto fail;
+        CZ_CK(cz__vram_upload(&k->d_da, (const uint64_t *)bits, words * 8));
+        CZ_CK(cz__vram_upload(&k->d_db, (const uint64_t *)bits + words, words * 8));
         k->bytes += 2 * words * 8;
         if ((e = cz_cuda_spmv_create(&k->spmv, cs, msg, msglen))) goto fail;
         k->bytes += csr_bytes(cs);
@@ -416,8 +381,6 @@ cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint
     *bytes = k->bytes;
     return CZ_OK;
 }
-
-int cz__cuda_prover_key_streamed(const void *key) { return ((const dev_key *)key)->streamed; }
 
 /* --------------------------------------------------------------- workers */
 
@@ -605,7 +568,7 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
     dev_key *k = (dev_key *)keyp;
     dev_backend *b = w->b;
     cz_err e = CZ_OK;
-    double t0 = wall_ms();
+    double t0 = cz_now_ms();
     int locked = 0, staged = 0;
     cudaStream_t st = NULL;
     cz_g1_jac h_acc, l_acc, a_acc, b1_acc;
@@ -641,7 +604,6 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
             b->wshared_cap = nv * sizeof(cz_fr);
         }
         if ((e = upload_witness(w, b->d_wshared, wit, nv, msg, msglen))) goto fail;
-        b->unstaged++;
         t->unstaged = 1;
     }
     if (!b->msm && (e = cz_cuda_msm_create(&b->msm, b->device, msg, msglen))) goto fail;
@@ -709,7 +671,7 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
 
     cz_g1_add(&h_acc, &h_acc, &l_acc);
     cz_groth16_assemble(out, k->vk, &a_acc, &b2_acc, &b1_acc, &h_acc, r, s);
-    t->total_ms = wall_ms() - t0;
+    t->total_ms = cz_now_ms() - t0;
     return CZ_OK;
 fail:
     /* whatever this partition held goes; the next one starts clean */
@@ -725,6 +687,6 @@ fail:
     free_scratch(b);
     pthread_mutex_unlock(&b->kernel_mu);
     cudaGetLastError();
-    t->total_ms = wall_ms() - t0;
+    t->total_ms = cz_now_ms() - t0;
     return e;
 }

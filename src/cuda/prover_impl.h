@@ -8,7 +8,6 @@ extern "C" {
 #endif
 #include "backend/backend_ops.h"
 
-int cz__cuda_prover_device_count(void);
 cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, size_t namelen, char *msg,
                             size_t msglen);
 void cz__cuda_prover_close(void *self);

@@ -40,9 +40,18 @@ void read_env()
     if (l && atol(l) > 0) launch_fail_at = atol(l);
 }
 
-/* sizes dev's budget (vram_mu held by the caller's caller: see size_locked) */
-cudaError_t measure(int dev, uint64_t margin, uint64_t *budget)
+/* sizes dev's budget from its free memory minus margin, unless it is sized
+ * already (the driver is asked without vram_mu held; the first to finish
+ * sets it); *budget (may be NULL) gets the budget in force */
+cudaError_t size_budget(int dev, uint64_t margin, uint64_t *budget)
 {
+    {
+        std::lock_guard<std::mutex> g(vram_mu);
+        if (budgets[dev].sized) {
+            if (budget) *budget = budgets[dev].budget;
+            return cudaSuccess;
+        }
+    }
     int cur = 0;
     cudaError_t e = cudaGetDevice(&cur);
     if (e) return e;
@@ -51,7 +60,12 @@ cudaError_t measure(int dev, uint64_t margin, uint64_t *budget)
     e = cudaMemGetInfo(&free_b, &total_b);
     if (cur != dev) cudaSetDevice(cur);
     if (e) return e;
-    *budget = free_b > margin ? free_b - margin : 0;
+    std::lock_guard<std::mutex> g(vram_mu);
+    if (!budgets[dev].sized) {
+        budgets[dev].sized = true;
+        budgets[dev].budget = free_b > margin ? free_b - margin : 0;
+    }
+    if (budget) *budget = budgets[dev].budget;
     return cudaSuccess;
 }
 } // namespace
@@ -60,26 +74,12 @@ extern "C" cz_err cz_cuda_vram_init(int device, uint64_t margin_bytes, uint64_t 
 {
     if (device < 0 || device >= MAX_DEV)
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda: device %d out of range", device);
-    {
-        std::lock_guard<std::mutex> g(vram_mu);
-        if (budgets[device].sized) {
-            if (budget) *budget = budgets[device].budget;
-            return CZ_OK;
-        }
-    }
-    uint64_t b = 0;
-    cudaError_t e = measure(device, margin_bytes, &b);
+    cudaError_t e = size_budget(device, margin_bytes, budget);
     if (e) {
         cudaGetLastError();
         return cz_fail(CZ_ERR_DEVICE, msg, msglen, "cuda: cannot read device %d's free memory: %s", device,
                        cudaGetErrorString(e));
     }
-    std::lock_guard<std::mutex> g(vram_mu);
-    if (!budgets[device].sized) {
-        budgets[device].sized = true;
-        budgets[device].budget = b;
-    }
-    if (budget) *budget = budgets[device].budget;
     return CZ_OK;
 }
 
@@ -123,20 +123,7 @@ cudaError_t cz__vram_malloc(void **p, size_t bytes)
     cudaError_t e = cudaGetDevice(&dev);
     if (e) return e;
     if (dev < 0 || dev >= MAX_DEV) return cudaErrorInvalidDevice;
-    bool sized;
-    {
-        std::lock_guard<std::mutex> g(vram_mu);
-        sized = budgets[dev].sized;
-    }
-    if (!sized) {
-        uint64_t b = 0;
-        if ((e = measure(dev, CZ_CUDA_VRAM_MARGIN_DEFAULT, &b))) return e;
-        std::lock_guard<std::mutex> g(vram_mu);
-        if (!budgets[dev].sized) {
-            budgets[dev].sized = true;
-            budgets[dev].budget = b;
-        }
-    }
+    if ((e = size_budget(dev, CZ_CUDA_VRAM_MARGIN_DEFAULT, NULL))) return e;
     {   /* reserve the bytes, then ask the driver */
         std::lock_guard<std::mutex> g(vram_mu);
         dev_budget &d = budgets[dev];
@@ -176,6 +163,17 @@ void cz__vram_free(void *p)
         std::lock_guard<std::mutex> g(vram_mu);
         budgets[r.dev].used -= r.bytes;
     }
+}
+
+cudaError_t cz__vram_upload(void **dst, const void *src, size_t bytes)
+{
+    cudaError_t e = cz__vram_malloc(dst, bytes);
+    if (e) return e;
+    if (bytes && (e = cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice))) {
+        cz__vram_free(*dst);
+        *dst = NULL;
+    }
+    return e;
 }
 
 cudaError_t cz__launch_check(void)

@@ -54,6 +54,8 @@ void cz__bench_register(int order, const char *name, cz_bench_group_fn fn);
 /* the git commit of the source tree (CUZK_GIT_COMMIT, $CUZK_COMMIT, or git
  * describe, best effort; "unknown") */
 void cz__bench_git_commit(char *out, size_t n);
+/* the median of v[0..n) (n > 0; sorts v) */
+double cz__bench_median(double *v, size_t n);
 /* s as a JSON string (quoted, escaped) */
 void cz__bench_json_str(FILE *f, const char *s);
 

@@ -177,10 +177,10 @@ void cz__bench_op(cz_bench *b, const char *op, const char *note, cz_bench_fn fn,
     fflush(stdout);
 }
 
-static double median_of(double *v, int n)
+double cz__bench_median(double *v, size_t n)
 {
-    qsort(v, (size_t)n, sizeof v[0], cmp_double);
-    return median_sorted(v, n);
+    qsort(v, n, sizeof v[0], cmp_double);
+    return median_sorted(v, (int)n);
 }
 
 void cz__bench_once(cz_bench *b, const char *op, const char *note, cz_bench_fn fn,
@@ -209,10 +209,10 @@ void cz__bench_once(cz_bench *b, const char *op, const char *note, cz_bench_fn f
     snprintf(r->group, sizeof r->group, "%s", b->group);
     snprintf(r->op, sizeof r->op, "%s", op);
     snprintf(r->note, sizeof r->note, "%s", note ? note : "");
-    r->med = median_of(wall, n);
+    r->med = cz__bench_median(wall, n);
     r->min = wall[0];
     r->max = wall[n - 1];
-    r->cpu_med = median_of(cpu, n);
+    r->cpu_med = cz__bench_median(cpu, n);
     r->iters = (uint64_t)n;
     r->batches = n;
     r->once = 1;

@@ -88,18 +88,6 @@ static const column cols[] = {
 
 static double col_of(const row *r, size_t c) { return *(const double *)((const char *)r + cols[c].off); }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return (n & 1) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* peak resident set of this process, bytes: VmHWM, else getrusage */
 static uint64_t peak_rss(void)
 {
@@ -513,10 +501,10 @@ int cz_bench_partition_main(int argc, char **argv)
     }
     for (size_t c = 0; c < N_COLS; c++) {
         for (uint64_t i = 0; i < S.count; i++) tmp[i] = col_of(&rows[i], c);
-        med[c] = median(tmp, S.count);
+        med[c] = cz__bench_median(tmp, S.count);
     }
     for (uint64_t i = 0; i < S.count; i++) tmp[i] = (double)rows[i].t.h2d_bytes;
-    S.h2d_median = (uint64_t)median(tmp, S.count);
+    S.h2d_median = (uint64_t)cz__bench_median(tmp, S.count);
     free(tmp);
     printf("cuzk-bench partition: backend %s, circuit 2^%d (%llu constraints, %llu variables), %llu partitions\n",
            S.backend_name, S.log2, (unsigned long long)S.n_constraints, (unsigned long long)S.n_vars,

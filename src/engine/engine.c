@@ -979,6 +979,22 @@ static job *live_attempt(cz_engine *e, const char *rid)
     return j;
 }
 
+/* a concurrent submit of the same request won while this one made its new
+ * job j: drop j (and its circuit reference), answer with the winner's job.
+ * Called with e->mu held; returns with it released. */
+static cz_err lost_race(cz_engine *e, job *old, cz_circuit *ci, job *j, char job_id[CZ_JOB_ID_MAX],
+                        uint32_t *queue_pos, int *attached)
+{
+    snprintf(job_id, CZ_JOB_ID_MAX, "%s", old->id);
+    uint32_t qp = queue_position(e, old);
+    pthread_mutex_unlock(&e->mu);
+    cz__cache_release(&e->cache, ci);
+    free_job(j);
+    if (queue_pos) *queue_pos = qp;
+    if (attached) *attached = 1;
+    return CZ_OK;
+}
+
 cz_err cz_engine_submit(cz_engine *e, const cz_job_request *r, char job_id[CZ_JOB_ID_MAX], uint32_t *queue_pos,
                         int *attached, char *msg, size_t msglen)
 {
@@ -1042,14 +1058,7 @@ cz_err cz_engine_submit(cz_engine *e, const cz_job_request *r, char job_id[CZ_JO
     pthread_mutex_lock(&e->mu);
     old = live_attempt(e, r->request_id); /* a concurrent submit of the same request won */
     if (old) {
-        snprintf(job_id, CZ_JOB_ID_MAX, "%s", old->id);
-        qp = queue_position(e, old);
-        pthread_mutex_unlock(&e->mu);
-        cz__cache_release(&e->cache, ci);
-        free_job(j);
-        if (queue_pos) *queue_pos = qp;
-        if (attached) *attached = 1;
-        return CZ_OK;
+        return lost_race(e, old, ci, j, job_id, queue_pos, attached);
     }
     if (e->stop) {
         pthread_mutex_unlock(&e->mu);
@@ -1072,14 +1081,7 @@ cz_err cz_engine_submit(cz_engine *e, const cz_job_request *r, char job_id[CZ_JO
         pthread_mutex_lock(&e->mu);
         if (!err && (old = live_attempt(e, r->request_id))) { /* a concurrent submit of the same request won */
             cz__journal_remove(e->o.state_dir, j->id);
-            snprintf(job_id, CZ_JOB_ID_MAX, "%s", old->id);
-            qp = queue_position(e, old);
-            pthread_mutex_unlock(&e->mu);
-            cz__cache_release(&e->cache, ci);
-            free_job(j);
-            if (queue_pos) *queue_pos = qp;
-            if (attached) *attached = 1;
-            return CZ_OK;
+            return lost_race(e, old, ci, j, job_id, queue_pos, attached);
         }
         if (err) {
             pthread_mutex_unlock(&e->mu);

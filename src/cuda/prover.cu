@@ -96,7 +96,6 @@ enum { Q_H, Q_L, Q_A, Q_B1, Q_B2 }; /* Q_L: the zkey's C */
 struct dev_key {
     int zkey;
     int adopted;             /* pk came from outside (not freed here) */
-    int streamed;            /* the bases stay on the host */
     cz_cuda_pk_dev pk;       /* bellperson, resident */
     base_set q[5];
     const cz_groth16_vk *vk;
@@ -241,7 +240,6 @@ static cz_err load_once(dev_backend *b, const cz_be_circuit *c, int streamed, de
     *out = NULL;
     dev_key *k = (dev_key *)calloc(1, sizeof *k);
     if (!k) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
-    k->streamed = streamed;
     CZ_CK(cudaSetDevice(b->device));
     if (c->zpk) {
         const cz_groth16_zpk *z = c->zpk;
@@ -323,7 +321,7 @@ static cz_err load_once(dev_backend *b, const cz_be_circuit *c, int streamed, de
             }
             k->pk = *dp;
             k->adopted = 1;
-            k->streamed = 0;
+            streamed = 0; /* already resident */
         } else if (!streamed && (e = cz_cuda_pk_dev_upload(&k->pk, pk, b->device, msg, msglen))) {
             goto fail;
         }
@@ -332,7 +330,7 @@ static cz_err load_once(dev_backend *b, const cz_be_circuit *c, int streamed, de
         set_q(&k->q[Q_A], k->pk.a, pk->a, ka, 0);
         set_q(&k->q[Q_B1], k->pk.b_g1, pk->b_g1, kb1, 0);
         set_q(&k->q[Q_B2], k->pk.b_g2, pk->b_g2, kb2, 1);
-        if (!k->streamed) k->bytes = cz_cuda_pk_dev_bytes(&k->pk);
+        if (!streamed) k->bytes = cz_cuda_pk_dev_bytes(&k->pk);
         CZ_CK(cz__vram_upload(&k->d_da, (const uint64_t *)bits, words * 8));
         CZ_CK(cz__vram_upload(&k->d_db, (const uint64_t *)bits + words, words * 8));
         k->bytes += 2 * words * 8;

@@ -16,6 +16,18 @@ extern "C" int cz__cuda_msm_window(size_t m, int bits)
     return best;
 }
 
+/* threads per block of the kernels that do point arithmetic (segment, run
+ * and bucket sums): their register count, not the block, bounds how many
+ * warps an SM holds, and a smaller block lets a partly filled SM take one
+ * more (docs/CUDA_MSM.md). CZ_MSM_BLOCK (a multiple of 32 in 32..1024)
+ * overrides the default, for measurements. */
+static int heavy_block_size(void)
+{
+    const char *s = getenv("CZ_MSM_BLOCK");
+    int b = s ? atoi(s) : 0;
+    return b >= 32 && b <= 1024 && b % 32 == 0 ? b : HEAVY_BLOCK;
+}
+
 /* ------------------------------------------------------------ entry points */
 
 extern "C" cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, size_t msglen)
@@ -26,6 +38,11 @@ extern "C" cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, s
     *out = NULL;
     if (!ctx) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "cuda msm: out of host memory");
     ctx->device = device;
+    ctx->heavy_block = heavy_block_size();
+    {
+        const char *p = getenv("CZ_MSM_G2_PAIR"); /* 0: one thread per G2 point, for comparison */
+        ctx->g2_pair = !(p && !strcmp(p, "0"));
+    }
     CK(cudaGetDeviceCount(&count));
     if (device < 0 || device >= count) {
         err = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda msm: no device %d (%d found)", device, count);

@@ -34,6 +34,7 @@
 #include "cuda/cuda_util.cuh"
 #include "cuda/cz_cuda_msm.h"
 #include "cuda/msm_kernels.cuh"
+#include "cuda/fp2_pair.cuh"
 
 /* entries per thread at level 0, items per thread at later levels */
 #define T0 32u
@@ -42,6 +43,8 @@
 #define DEFAULT_MAX_ENTRIES ((size_t)1 << 28)
 #define MAX_WINDOW 21
 #define BLOCK 256
+/* default threads per block of the point-arithmetic kernels (msm_api.cu) */
+#define HEAVY_BLOCK 256
 /* the window sums and the ones' sum on the host: at most 129 windows (c = 2)
  * of a G2 XYZZ point (384 bytes), and one more */
 #define CZ_MSM_HOST_WIN_BYTES ((size_t)131 * 384)
@@ -55,6 +58,8 @@ struct cz_cuda_msm {
     void *host_win;          /* pinned, CZ_MSM_HOST_WIN_BYTES: the window sums */
     int cfg_window;
     size_t cfg_max_entries;
+    int heavy_block; /* threads a block of the point-arithmetic kernels */
+    int g2_pair;     /* G2 point arithmetic on lane pairs (fp2_pair.cuh) */
     int last_c, last_nw, last_groups;
     size_t last_ones, last_gen;
 };
@@ -74,6 +79,7 @@ struct cz_cuda_msm {
 #define CKL() CK(cz__launch_check())
 
 inline unsigned blocks(size_t n) { return (unsigned)((n + BLOCK - 1) / BLOCK); }
+inline unsigned blocks_of(size_t n, unsigned b) { return (unsigned)((n + b - 1) / b); }
 
 /* ------------------------------------------------------------------ plan */
 
@@ -164,6 +170,81 @@ inline cudaError_t read_small(cz_cuda_msm *ctx, uint32_t *dst, const uint32_t *s
     return cudaSuccess;
 }
 
+/* The point-arithmetic launches of the engine. G1 runs a thread per piece
+ * of work; G2 a lane pair (fp2_pair.cuh) unless ctx->g2_pair is off. */
+template <class F, class In>
+inline void launch_segment_sums(cz_cuda_msm *ctx, In in, const uint32_t *keys, uint32_t n, uint32_t s0,
+                                const uint32_t *incl, const uint32_t *pc, uint32_t *okeys, cz_xyzz_t<F> *out)
+{
+    unsigned hb = (unsigned)ctx->heavy_block;
+    cz_k_segment_sums<F, In><<<blocks_of(s0, hb), hb, 0, ctx->stream>>>(in, keys, n, T0, incl, pc, okeys, out);
+}
+inline void launch_segment_sums(cz_cuda_msm *ctx, cz_in_aff<fp2_t> in, const uint32_t *keys, uint32_t n,
+                                uint32_t s0, const uint32_t *incl, const uint32_t *pc, uint32_t *okeys,
+                                cz_xyzz_t<fp2_t> *out)
+{
+    unsigned hb = (unsigned)ctx->heavy_block;
+    if (!ctx->g2_pair) {
+        cz_k_segment_sums<fp2_t, cz_in_aff<fp2_t>><<<blocks_of(s0, hb), hb, 0, ctx->stream>>>(in, keys, n, T0, incl,
+                                                                                            pc, okeys, out);
+        return;
+    }
+    cz_in_aff_pair ip = {in.bases, in.vals};
+    cz_k_segment_sums_pair<<<blocks_of(2 * (size_t)s0, hb), hb, 0, ctx->stream>>>(ip, keys, n, T0, incl, pc, okeys,
+                                                                                 out);
+}
+inline void launch_segment_sums(cz_cuda_msm *ctx, cz_in_xyzz<fp2_t> in, const uint32_t *keys, uint32_t n,
+                                uint32_t s0, const uint32_t *incl, const uint32_t *pc, uint32_t *okeys,
+                                cz_xyzz_t<fp2_t> *out)
+{
+    unsigned hb = (unsigned)ctx->heavy_block;
+    if (!ctx->g2_pair) {
+        cz_k_segment_sums<fp2_t, cz_in_xyzz<fp2_t>><<<blocks_of(s0, hb), hb, 0, ctx->stream>>>(in, keys, n, T0, incl,
+                                                                                             pc, okeys, out);
+        return;
+    }
+    cz_in_xyzz_pair ip = {in.items};
+    cz_k_segment_sums_pair<<<blocks_of(2 * (size_t)s0, hb), hb, 0, ctx->stream>>>(ip, keys, n, T0, incl, pc, okeys,
+                                                                                 out);
+}
+template <class F>
+inline void launch_run_sums(cz_cuda_msm *ctx, size_t bound, const cz_xyzz_t<F> *items, engine<F> &e, uint32_t runs,
+                            cz_xyzz_t<F> *out)
+{
+    unsigned hb = (unsigned)ctx->heavy_block;
+    cz_k_run_sums<F><<<blocks_of(bound, hb), hb, 0, ctx->stream>>>(items, e.off, e.cnt, e.np, e.incl2, runs, T1, out);
+}
+template <>
+inline void launch_run_sums<fp2_t>(cz_cuda_msm *ctx, size_t bound, const cz_xyzz_t<fp2_t> *items, engine<fp2_t> &e,
+                                   uint32_t runs, cz_xyzz_t<fp2_t> *out)
+{
+    unsigned hb = (unsigned)ctx->heavy_block;
+    if (!ctx->g2_pair)
+        cz_k_run_sums<fp2_t><<<blocks_of(bound, hb), hb, 0, ctx->stream>>>(items, e.off, e.cnt, e.np, e.incl2, runs,
+                                                                           T1, out);
+    else
+        cz_k_run_sums_pair<<<blocks_of(2 * bound, hb), hb, 0, ctx->stream>>>(items, e.off, e.cnt, e.np, e.incl2,
+                                                                             runs, T1, out);
+}
+template <class F>
+inline void launch_bucket_segments(cz_cuda_msm *ctx, const cz_xyzz_t<F> *buckets, uint32_t kb, uint32_t l,
+                                   uint32_t nt, cz_xyzz_t<F> *out, uint32_t *okeys)
+{
+    unsigned hb = (unsigned)ctx->heavy_block;
+    cz_k_bucket_segments<F><<<blocks_of(nt, hb), hb, 0, ctx->stream>>>(buckets, kb, l, nt, out, okeys);
+}
+template <>
+inline void launch_bucket_segments<fp2_t>(cz_cuda_msm *ctx, const cz_xyzz_t<fp2_t> *buckets, uint32_t kb,
+                                          uint32_t l, uint32_t nt, cz_xyzz_t<fp2_t> *out, uint32_t *okeys)
+{
+    unsigned hb = (unsigned)ctx->heavy_block;
+    if (!ctx->g2_pair)
+        cz_k_bucket_segments<fp2_t><<<blocks_of(nt, hb), hb, 0, ctx->stream>>>(buckets, kb, l, nt, out, okeys);
+    else
+        cz_k_bucket_segments_pair<<<blocks_of(2 * (size_t)nt, hb), hb, 0, ctx->stream>>>(buckets, kb, l, nt, out,
+                                                                                        okeys);
+}
+
 /* dest[key] = the sum of the items with that key, for n items sorted by
  * key; keys without items are left as they are */
 template <class F, class In>
@@ -186,7 +267,7 @@ cz_err reduce_by_key(cz_cuda_msm *ctx, engine<F> &e, In in, const uint32_t *keys
                       e.cap_items);
         goto fail;
     }
-    cz_k_segment_sums<F, In><<<blocks(s0), BLOCK, 0, st>>>(in, keys, n, T0, e.incl, e.pc, e.okeys, cur);
+    launch_segment_sums(ctx, in, keys, n, s0, e.incl, e.pc, e.okeys, cur);
     CKL();
     CK(cudaMemsetAsync(e.cnt, 0, (size_t)p0 * 4, st));
     tb = e.temp_bytes;
@@ -207,7 +288,7 @@ cz_err reduce_by_key(cz_cuda_msm *ctx, engine<F> &e, In in, const uint32_t *keys
             CK(cub::DeviceScan::InclusiveSum(e.temp, tb, e.np, e.incl2, (int)runs, st));
             size_t bound = items / T1 + runs;
             if (bound > items) bound = items;
-            cz_k_run_sums<F><<<blocks(bound), BLOCK, 0, st>>>(cur, e.off, e.cnt, e.np, e.incl2, runs, T1, other);
+            launch_run_sums<F>(ctx, bound, cur, e, runs, other);
             CKL();
             cz_k_next_runs<<<blocks(runs), BLOCK, 0, st>>>(e.off, e.cnt, e.np, e.incl2, runs);
             CKL();
@@ -415,7 +496,7 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
             cz_in_aff<F> in = {bases, vals_out};
             if ((err = reduce_by_key<F>(ctx, eng, in, keys_out, neff, buckets, msg, msglen))) goto fail;
             uint32_t nt = (uint32_t)gg * segs;
-            cz_k_bucket_segments<F><<<blocks(nt), BLOCK, 0, st>>>(buckets, kb, l, nt, segsum, keys_in);
+            launch_bucket_segments<F>(ctx, buckets, kb, l, nt, segsum, keys_in);
             CKL();
             cz_in_xyzz<F> ins = {segsum};
             if ((err = reduce_by_key<F>(ctx, eng, ins, keys_in, nt, winsum + w0, msg, msglen))) goto fail;

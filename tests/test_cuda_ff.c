@@ -68,7 +68,7 @@ static void fill_fp(cz_fp *a, cz_fp *b)
 typedef cz_err (*batch_fn)(int, int, void *, const void *, const void *, size_t, char *, size_t);
 
 static const char *opname[] = {"mul", "sqr", "add", "sub", "neg", "dbl", "to_mont", "from_mont",
-                               "mul_eo", "mul_64", "mul_xi", "mul_eo_plain"};
+                               "mul_eo", "mul_64", "mul_xi", "mul_eo_plain", "mul_lazy"};
 
 static void run_fr(batch_fn fn, const char *where)
 {
@@ -146,7 +146,7 @@ static void run_fp2(batch_fn fn, const char *where)
         b[i].c1 = x[(i * 13 + 5) % NTOT];
     }
     static const int ops[] = {CZ_CUDA_OP_MUL, CZ_CUDA_OP_SQR, CZ_CUDA_OP_ADD, CZ_CUDA_OP_SUB,
-                              CZ_CUDA_OP_NEG, CZ_CUDA_OP_DBL, CZ_CUDA_OP_MUL_XI};
+                              CZ_CUDA_OP_NEG, CZ_CUDA_OP_DBL, CZ_CUDA_OP_MUL_XI, CZ_CUDA_OP_MUL_LAZY};
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         int op = ops[k];
         cz_err e = fn(CZ_CUDA_FP2, op, got, a, b, NTOT, msg, sizeof msg);

@@ -33,6 +33,8 @@ enum {
     CZ_CUDA_OP_MUL_XI,     /* out = a * (u + 1)  (Fp2 only) */
     CZ_CUDA_OP_MUL_EO_PLAIN, /* out = a * b, even/odd CIOS without the
                               * shortcut for r's low words (Fr, Fp) */
+    CZ_CUDA_OP_MUL_LAZY,   /* out = a * b, schoolbook with one reduction per
+                            * half (fp_t::mul2_eo; Fp2 only) */
     CZ_CUDA_OP__COUNT
 };
 

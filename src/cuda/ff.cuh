@@ -368,6 +368,66 @@ struct __align__(8) cz_mont {
     /* the same schedule with every m*p word a product (for comparison) */
     CZ_HD static cz_mont mul_eo_plain(const cz_mont &a, const cz_mont &b) { return mul_eo_t<false>(a, b); }
 
+    /* acc += x * di, with the even products in lo and the odd ones in hi1
+     * (the layout of a CIOS row: total = lo + 2^32 hi1); the carry out of
+     * lo goes to hi1's top word, hi1's own is zero (bounds below) */
+    CZ_HD static void add_prod(uint32_t *lo, uint32_t *hi1, const uint32_t *x, uint32_t di)
+    {
+        cz__chain c;
+        cmad_n(c, hi1, x + 1, di);
+        cmad_n(c, lo, x, di);
+        hi1[N - 1] = c.addc(hi1[N - 1], 0);
+    }
+    /* (a b + c d) R^-1 mod m with one Montgomery reduction for both
+     * products: the CIOS rows of mul_eo with the row c d_i added to each
+     * row a b_i before its reduction step. Bounds: every input < m, and m's
+     * top word below 2^29 (p < 2^381), so the top word of each half of the
+     * running total stays below 2^31 (two products' top words of < 2^29
+     * each, m's, and the carries) and no chain carries out of it; the
+     * result before the last subtraction is below (2 m^2 + m R) / R <
+     * 1.25 m. For Fp only (Fr's top word is too large). */
+    CZ_HD static cz_mont mul2_eo(const cz_mont &a, const cz_mont &b, const cz_mont &c2, const cz_mont &d)
+    {
+        static_assert(mw(N - 1) < (1u << 29), "mul2_eo needs a modulus below 2^(32N - 3)");
+        uint32_t p[N];
+        CZ_UNROLL for (int k = 0; k < N; k++) p[k] = mw(k);
+        uint32_t A[N], B[N];
+        cz__chain c;
+        mul_n(A, a.w, b.w[0]);
+        mul_n(B, a.w + 1, b.w[0]);
+        add_prod(A, B, c2.w, d.w[0]);
+        reduce_step<true>(c, A, B, p);
+        CZ_UNROLL for (int i = 1; i + 1 < N; i += 2) {
+            row2(A, B, a.w, c2.w, p, b.w[i], d.w[i]);
+            row2(B, A, a.w, c2.w, p, b.w[i + 1], d.w[i + 1]);
+        }
+        row2(A, B, a.w, c2.w, p, b.w[N - 1], d.w[N - 1]);
+        A[0] = c.add_cc(A[0], B[1]);
+        CZ_UNROLL for (int k = 1; k < N - 1; k++) A[k] = c.addc_cc(A[k], B[k + 1]);
+        A[N - 1] = c.addc(A[N - 1], 0);
+        cz_mont r;
+        reduce_once(r.w, A);
+        return r;
+    }
+    /* row() for two products: the a b_i part as in row(), then c d_i, then
+     * the reduction step */
+    CZ_HD static void row2(uint32_t *E, uint32_t *O, const uint32_t *a, const uint32_t *c2, const uint32_t *p,
+                           uint32_t bi, uint32_t di)
+    {
+        cz__chain c;
+        O[0] = c.add_cc(O[0], E[1]);
+        CZ_UNROLL for (int j = 0; j < N - 2; j += 2) {
+            E[j] = c.madc_lo_cc(a[j + 1], bi, E[j + 2]);
+            E[j + 1] = c.madc_hi_cc(a[j + 1], bi, E[j + 3]);
+        }
+        E[N - 2] = c.madc_lo_cc(a[N - 1], bi, 0);
+        E[N - 1] = c.madc_hi_cc(a[N - 1], bi, 0);
+        cmad_n(c, O, a, bi);
+        E[N - 1] = c.addc(E[N - 1], 0);
+        add_prod(O, E, c2, di);
+        reduce_step<true>(c, O, E, p);
+    }
+
     /* 64-bit CIOS, the CPU's portable schedule, for comparison */
     CZ_HD static cz_mont mul_64(const cz_mont &a, const cz_mont &b)
     {
@@ -462,6 +522,12 @@ struct __align__(8) fp2_t {
         return fp2_t{t0 - t1, (s - t0) - t1};
     }
     CZ_HD friend fp2_t mul(const fp2_t &a, const fp2_t &b) { return a * b; }
+    /* the schoolbook product with one reduction per half (fp_t::mul2_eo),
+     * as the lane pairs of fp2_pair.cuh form it */
+    CZ_HD friend fp2_t mul_lazy(const fp2_t &a, const fp2_t &b)
+    {
+        return fp2_t{fp_t::mul2_eo(a.c0, b.c0, -a.c1, b.c1), fp_t::mul2_eo(a.c0, b.c1, a.c1, b.c0)};
+    }
     CZ_HD friend fp2_t sqr(const fp2_t &a)
     {
         fp_t m = a.c0 * a.c1;

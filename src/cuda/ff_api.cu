@@ -37,6 +37,7 @@ CZ_HD fp2_t apply_op<fp2_t>(int op, const fp2_t &a, const fp2_t &b)
     case CZ_CUDA_OP_NEG: return -a;
     case CZ_CUDA_OP_DBL: return dbl(a);
     case CZ_CUDA_OP_MUL_XI: return mul_by_xi(a);
+    case CZ_CUDA_OP_MUL_LAZY: return mul_lazy(a, b);
     default: return a * b;
     }
 }

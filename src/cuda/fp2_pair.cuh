@@ -14,9 +14,10 @@
  * xyzz_add, xyzz_dbl, xyzz_mdbl) run on it unchanged:
  *   a + b, a - b, -a, dbl(a): each lane on its half, no exchange;
  *   a * b: the lanes swap a and b (shuffles), then the even lane forms
- *     c0 = a0 b0 - a1 b1 and the odd one c1 = a1 b0 + a0 b1 (two Fp
- *     products each: the Fp2 product costs 4 Fp products instead of
- *     Karatsuba's 3, split over two lanes);
+ *     c0 = a0 b0 + (-a1) b1 and the odd one c1 = a1 b0 + a0 b1, each as
+ *     two 384 x 384 products summed before one Montgomery reduction
+ *     (fp_t::mul2_eo): the Fp2 product costs 4 products and 2 reductions
+ *     where Karatsuba needs 3 and 3, split over two lanes;
  *   sqr(a): one Fp product each, c0 = (a0 + a1)(a0 - a1), c1 = 2 a0 a1;
  *   is_zero(): both halves, so every branch of the formulas is taken alike
  *     by both lanes of a pair.
@@ -84,8 +85,8 @@ struct fp2p_t {
         fp_t ao = cz__pair_swap(a.v), bo = cz__pair_swap(b.v);
         /* even (a0, b0 here; a1, b1 swapped in): a0 b0 - a1 b1;
          * odd (a1, b1 here; a0, b0 swapped in): a1 b0 + a0 b1 */
-        fp_t p1 = a.v * cz__pair_sel(odd, bo, b.v), p2 = ao * cz__pair_sel(odd, b.v, bo);
-        return fp2p_t{cz__pair_sel(odd, p1 + p2, p1 - p2)};
+        fp_t y1 = cz__pair_sel(odd, bo, b.v), y2 = cz__pair_sel(odd, b.v, bo), x2 = cz__pair_sel(odd, ao, -ao);
+        return fp2p_t{fp_t::mul2_eo(a.v, y1, x2, y2)};
 #else
         return fp2p_t{a.v * b.v};
 #endif

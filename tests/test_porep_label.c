@@ -168,7 +168,7 @@ int main(void)
         CHECK_MSG(cz_fr_eq(&p.out, &want), "PoRep label layer %u: circuit != native", p.layer);
     }
 
-    /* more than 256 id or parent bits: a sticky error */
+    /* id bits outside 32..256, parent bits outside 1..256: a sticky error */
     {
         cz_cs cs;
         cz_bool bits[257], node[64];
@@ -183,6 +183,14 @@ int main(void)
         CHECK(cz_cs_init_count(&cs) == CZ_OK);
         (void)cz_create_label_circuit(&cs, bits, 256, 1, node, parents, 257);
         CHECK(cz_cs_status(&cs) == CZ_ERR_INVALID_ARG && cs.n_constraints == 0);
+        cz_cs_free(&cs);
+        CHECK(cz_cs_init_count(&cs) == CZ_OK);
+        (void)cz_create_label_circuit(&cs, bits, 31, 1, node, parents, 256);
+        CHECK(cz_cs_status(&cs) == CZ_ERR_INVALID_ARG);
+        cz_cs_free(&cs);
+        CHECK(cz_cs_init_count(&cs) == CZ_OK);
+        (void)cz_create_label_circuit(&cs, bits, 256, 1, node, parents, 0);
+        CHECK(cz_cs_status(&cs) == CZ_ERR_INVALID_ARG);
         cz_cs_free(&cs);
     }
     return cz_test_finish("test_porep_label");

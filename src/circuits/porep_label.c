@@ -18,7 +18,9 @@ cz_num cz_create_label_circuit(cz_cs *cs, const cz_bool *replica_id, uint32_t n_
 {
     cz_num out;
     memset(&out, 0, sizeof out);
-    if (n_id > 256 || parent_bits > 256) {
+    /* the reference asserts 32 <= id bits <= 256; a parent of no bits would
+     * not fill its 256-bit slot (its padding stops at a multiple of 256) */
+    if (n_id < 32 || n_id > 256 || parent_bits < 1 || parent_bits > 256) {
         if (cs->err == CZ_OK) cs->err = CZ_ERR_INVALID_ARG;
         return out;
     }

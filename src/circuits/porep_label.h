@@ -29,10 +29,11 @@
 
 #define CZ_LABEL_PARENTS 37
 
-/* replica_id: n_id (<= 256) booleans; node_le: 64 booleans, least
- * significant first (UInt64 bits); parents[k]: parent_bits (<= 256)
+/* replica_id: n_id (32..256) booleans; node_le: 64 booleans, least
+ * significant first (UInt64 bits); parents[k]: parent_bits (1..256)
  * booleans each; the layer is a constant. Returns the label as an
- * allocated number. */
+ * allocated number; other lengths set CZ_ERR_INVALID_ARG (sticky) and add
+ * nothing. */
 cz_num cz_create_label_circuit(cz_cs *cs, const cz_bool *replica_id, uint32_t n_id, uint32_t layer,
                                const cz_bool node_le[64], const cz_bool *const parents[CZ_LABEL_PARENTS],
                                uint32_t parent_bits);

@@ -182,8 +182,8 @@ cz_num cz_sha256_hash_multi_leaf(cz_cs *cs, const cz_num *leaves, uint32_t n)
 {
     cz_bool bits[255], stackbuf[8 * 256], *pre = n <= 8 ? stackbuf : malloc((size_t)n * 256 * sizeof(cz_bool));
     cz_num out;
-    if (!pre) {
-        cs->err = CZ_ERR_NOMEM;
+    if (!pre || n == 0) {
+        if (cs->err == CZ_OK) cs->err = pre ? CZ_ERR_INVALID_ARG : CZ_ERR_NOMEM;
         memset(&out, 0, sizeof out);
         return out;
     }

@@ -37,7 +37,7 @@ cz_num cz_sha256_hash2(cz_cs *cs, const cz_num *a, const cz_num *b);
  * per leaf, in order, to_bits_le (255 bits + 1 constraint), padded with one
  * constant false and reversed per byte (so the preimage is the leaves' 32-byte
  * little-endian encodings, one after the other), then hash_circuit. hash2 is
- * the case n = 2. */
+ * the case n = 2; n = 0 is CZ_ERR_INVALID_ARG. */
 cz_num cz_sha256_hash_multi_leaf(cz_cs *cs, const cz_num *leaves, uint32_t n);
 /* the same natively (Sha256Function::hash of the concatenated encodings):
  * SHA-256 of the n 32-byte LE encodings, the digest's byte 31 masked with

@@ -698,7 +698,7 @@ def t_http_status(d, cc, tmp):
     port = base.rsplit(":", 1)[1]
     cfg2 = os.path.join(tmp, "dup.toml")
     open(cfg2, "w").write(open(d.cfg).read().replace('127.0.0.1:0', '127.0.0.1:' + port)
-                          .replace(d.sock, os.path.join(tmp, "dup.sock")))
+                          .replace(d.sock, os.path.join(tmp, "dup.sock")).replace("state-daemon", "state-dup"))
     q = subprocess.run([DAEMON, "-c", cfg2], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=HANG)
     check(q.returncode == 1 and "HTTP status" in q.stderr, "status port in use: exit 1, %s" % q.stderr.strip())
 

@@ -82,7 +82,7 @@ static char *read_pem(const char *key, const char *path, char *msg, size_t msgle
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
         if (len + n + 1 > cap) {
             cap = (len + n + 1) * 2;
-            char *p = cap > (1u << 20) ? NULL : realloc(buf, cap);
+            char *p = len + n > (1u << 20) ? NULL : realloc(buf, cap);
             if (!p) {
                 snprintf(msg, msglen, "%s: %s is larger than 1 MiB or memory ran out", key, path);
                 free(buf);

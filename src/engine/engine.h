@@ -228,7 +228,8 @@ void cz_engine_status_free(cz_engine_status *s);
  * each with its partitions' progress. The caller frees with
  * cz_engine_jobs_free. A partition goes queued -> synthesizing ->
  * waiting_gpu -> proving -> done, or failed (its stage failed) or dropped
- * (its job ended first); synth_ms / prove_ms are its stage times once
+ * (its job ended first; one a worker still holds reads synthesizing or
+ * proving until that stage ends); synth_ms / prove_ms are its stage times once
  * known, worker the proving worker (-1 before one took it). */
 enum { CZ_PART_QUEUED, CZ_PART_SYNTHESIZING, CZ_PART_WAITING_GPU, CZ_PART_PROVING, CZ_PART_DONE, CZ_PART_FAILED,
        CZ_PART_DROPPED };

@@ -26,7 +26,17 @@
  * the level ran (process_resident_memory_bytes from GetMetrics, sampled
  * every 200 ms), then writes an SVG of throughput against concurrency
  * (--svg, default cuzk-sweep.svg) and, with --json, the same figures.
- * Built with the gRPC client only where the daemon is built (CUZK_HAVE_RPC). */
+ * Built with the gRPC client only where the daemon is built (CUZK_HAVE_RPC).
+ *
+ * DESIGN
+ *
+ * Threads, per batch: CONC client threads (worker: take the next proof
+ * index, one blocking Prove call, record and print the answer) and one
+ * monitor thread (every 200 ms: the daemon's RSS when sampling, a progress
+ * line every 5 s); the main thread joins the clients, then tells the
+ * monitor to stop (finished + cv) and joins it. No queue beside the shared
+ * next-proof counter. One lock, batch.mu, guards the counters, the result
+ * arrays and stdout's per-proof lines; no gRPC call is made with it held. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -31,7 +31,10 @@
  *   Each partition's key is (job sequence number, partition index); both
  *   are unique for the engine's lifetime, so no two entries can collide.
  *
- * Jobs: a hash table by job id and one by request id (the latest attempt).
+ * Jobs: a hash table by job id and one by request id (the latest attempt),
+ * and the list of every job (newest first) that cz_engine_jobs copies under
+ * e->mu, with each job's per-partition progress (pinfo, written by the
+ * workers under e->mu).
  * A job ends (COMPLETED, FAILED, CANCELLED) under e->mu: its watches are
  * detached and run after the lock is dropped; awaiters wake on done_cv.
  * Partitions still in flight when a job ends (cancelled, or another
@@ -71,6 +74,7 @@
 #include "engine/journal.h"
 #include "formats/proof.h"
 #include "util/clock.h"
+#include "util/log.h"
 #include "util/rng.h"
 
 #define N_LEVELS 5
@@ -103,6 +107,8 @@ struct job {
     uint64_t submit_unix_ms;
     int journaled;               /* has a .job file in the journal */
     uint64_t srs_load_ms, synth_ms, prove_ms;
+    char cid[CZ_CIRCUIT_ID_MAX];  /* the circuit_id, for cz_engine_jobs */
+    cz_part_info *pinfo;         /* n_parts entries, for cz_engine_jobs; NULL when it could not be allocated */
     unsigned waiters;
     cz_watch *watches;
     job *qnext;                  /* synthesis queue */
@@ -466,6 +472,7 @@ static void *synth_main(void *arg)
         e->synthesizing++;
         const uint8_t *pl = j->payloads[idx];
         size_t pl_len = j->lens[idx];
+        if (j->pinfo) j->pinfo[idx].state = CZ_PART_SYNTHESIZING;
         cz_circuit *ci = j->ci;
         pthread_mutex_unlock(&e->mu);
 
@@ -485,6 +492,10 @@ static void *synth_main(void *arg)
         j->synth_ms += synth_ms;
         e->synth_total += synth_ms;
         if (!err) stage_count(e->synth_bucket, &e->synth_count, &e->synth_sum, synth_ms);
+        if (j->pinfo) {
+            j->pinfo[idx].synth_ms = synth_ms;
+            j->pinfo[idx].state = err ? CZ_PART_FAILED : terminal(j->state) ? CZ_PART_DROPPED : CZ_PART_WAITING_GPU;
+        }
         cz_watch *fired = NULL;
         if (err) {
             char m[600];
@@ -554,6 +565,10 @@ static void *prove_main(void *arg)
             continue;
         }
         if (j->state == CZ_JOB_SYNTHESIZING) j->state = CZ_JOB_PROVING;
+        if (j->pinfo) {
+            j->pinfo[p->idx].state = CZ_PART_PROVING;
+            j->pinfo[p->idx].worker = (int)wi;
+        }
         snprintf(e->wst[wi].current_job, sizeof e->wst[wi].current_job, "%s", j->id);
         e->wst[wi].current_kind = j->kind;
         cz_circuit *ci = j->ci;
@@ -589,6 +604,10 @@ static void *prove_main(void *arg)
         j->prove_ms += gpu_ms;
         e->prove_total += gpu_ms;
         if (ok) stage_count(e->prove_bucket, &e->prove_count, &e->prove_sum, gpu_ms);
+        if (j->pinfo) {
+            j->pinfo[p->idx].prove_ms = gpu_ms;
+            j->pinfo[p->idx].state = !ok ? CZ_PART_FAILED : terminal(j->state) ? CZ_PART_DROPPED : CZ_PART_DONE;
+        }
         cz_watch *fired = NULL;
         if (!terminal(j->state)) {
             if (!ok) {
@@ -621,6 +640,7 @@ static void free_job(job *j)
     free(j->payloads);
     free(j->lens);
     free(j->proof);
+    free(j->pinfo);
     free(j);
 }
 
@@ -671,7 +691,7 @@ typedef struct {
 static void restore_bad(void *ctx, const char *name, const char *why)
 {
     (void)ctx;
-    fprintf(stderr, "cuzk engine: journal: %s: %s; left alone\n", name, why);
+    cz_log(CZ_LOG_WARN, (const char *const[]){"job_id", name, NULL}, "journal: %s: %s; left alone", name, why);
 }
 
 static void restore_one(void *ctx, cz_jrec_job *r, cz_jrec_done *d)
@@ -704,6 +724,7 @@ static void restore_one(void *ctx, cz_jrec_job *r, cz_jrec_done *d)
     j->prio = r->prio >= CZ_PRIO_LOW && r->prio <= CZ_PRIO_CRITICAL ? r->prio : CZ_PRIO_NORMAL;
     snprintf(j->id, sizeof j->id, "%s", r->job_id);
     snprintf(j->rid, sizeof j->rid, "%s", r->rid);
+    snprintf(j->cid, sizeof j->cid, "%s", r->circuit_id);
     j->seq = e->next_seq++;
     j->journaled = 1;
     j->submit_unix_ms = r->submit_unix_ms;
@@ -894,6 +915,16 @@ void cz_engine_destroy(cz_engine *e)
 /* puts a new job in the tables and at the tail of its synthesis queue */
 static void insert_job(cz_engine *e, job *j)
 {
+    if (!j->pinfo && j->n_parts) { /* per-partition progress; a job without it is still proved */
+        j->pinfo = calloc(j->n_parts, sizeof *j->pinfo);
+        if (j->pinfo)
+            for (uint32_t i = 0; i < j->n_parts; i++) {
+                j->pinfo[i].worker = -1;
+                j->pinfo[i].state = j->state == CZ_JOB_COMPLETED ? CZ_PART_DONE
+                                    : terminal(j->state)          ? CZ_PART_DROPPED
+                                                                  : CZ_PART_QUEUED;
+            }
+    }
     uint64_t h = hash_str(j->id) % N_BUCKETS;
     j->id_next = e->by_id[h];
     e->by_id[h] = j;
@@ -1054,6 +1085,7 @@ cz_err cz_engine_submit(cz_engine *e, const cz_job_request *r, char job_id[CZ_JO
     j->ci = ci;
     j->state = CZ_JOB_QUEUED;
     if (r->request_id) snprintf(j->rid, sizeof j->rid, "%s", r->request_id);
+    snprintf(j->cid, sizeof j->cid, "%s", r->circuit_id);
 
     pthread_mutex_lock(&e->mu);
     old = live_attempt(e, r->request_id); /* a concurrent submit of the same request won */
@@ -1276,4 +1308,69 @@ void cz_engine_pause(cz_engine *e, int paused)
     e->paused = paused;
     pthread_cond_broadcast(&e->synth_cv);
     pthread_mutex_unlock(&e->mu);
+}
+
+/* ---- the job list (cz_engine_jobs): /status's pipelines ---- */
+cz_err cz_engine_jobs(cz_engine *e, size_t max_ended, cz_job_info **out, size_t *n_out)
+{
+    *out = NULL;
+    *n_out = 0;
+    pthread_mutex_lock(&e->mu);
+    size_t n = 0, ended = 0;
+    for (job *j = e->all; j; j = j->all_next) /* newest first */
+        if (!terminal(j->state) || ended++ < max_ended) n++;
+    cz_job_info *v = n ? calloc(n, sizeof *v) : NULL;
+    if (n && !v) {
+        pthread_mutex_unlock(&e->mu);
+        return CZ_ERR_NOMEM;
+    }
+    double now = cz_now_ms();
+    size_t k = 0;
+    ended = 0;
+    for (job *j = e->all; j && k < n; j = j->all_next) {
+        if (terminal(j->state) && ended++ >= max_ended) continue;
+        cz_job_info *x = &v[k];
+        snprintf(x->job_id, sizeof x->job_id, "%s", j->id);
+        snprintf(x->request_id, sizeof x->request_id, "%s", j->rid);
+        snprintf(x->circuit_id, sizeof x->circuit_id, "%s", j->cid);
+        snprintf(x->error, sizeof x->error, "%s", j->error);
+        x->proof_kind = j->kind;
+        x->priority = j->prio;
+        x->state = j->state;
+        x->n_parts = j->n_parts;
+        x->parts_done = j->n_done;
+        double start = j->state == CZ_JOB_QUEUED || !j->t_start ? (terminal(j->state) ? j->t_end : now) : j->t_start;
+        x->queue_wait_ms = start > j->t_submit ? (uint64_t)(start - j->t_submit) : 0;
+        x->age_ms = now > j->t_submit ? (uint64_t)(now - j->t_submit) : 0;
+        double end = terminal(j->state) ? j->t_end : now;
+        x->total_ms = end > j->t_submit ? (uint64_t)(end - j->t_submit) : 0;
+        x->srs_load_ms = j->srs_load_ms;
+        x->synthesis_ms = j->synth_ms;
+        x->prove_ms = j->prove_ms;
+        x->parts = j->pinfo && j->n_parts ? malloc(j->n_parts * sizeof *x->parts) : NULL;
+        if (x->parts) {
+            memcpy(x->parts, j->pinfo, j->n_parts * sizeof *x->parts);
+            if (terminal(j->state)) /* never to be picked up */
+                for (uint32_t i = 0; i < j->n_parts; i++)
+                    if (x->parts[i].state == CZ_PART_QUEUED || x->parts[i].state == CZ_PART_WAITING_GPU)
+                        x->parts[i].state = CZ_PART_DROPPED;
+        }
+        k++;
+    }
+    pthread_mutex_unlock(&e->mu);
+    *out = v;
+    *n_out = k;
+    return CZ_OK;
+}
+
+void cz_engine_jobs_free(cz_job_info *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++) free(v[i].parts);
+    free(v);
+}
+
+const char *cz_part_state_name(int s)
+{
+    static const char *n[] = {"queued", "synthesizing", "waiting_gpu", "proving", "done", "failed", "dropped"};
+    return s >= 0 && s <= CZ_PART_DROPPED ? n[s] : "unknown";
 }

@@ -210,6 +210,10 @@ typedef struct {
     char backend[160];
     int backend_kind, device;
     uint64_t backend_proofs, cpu_fallbacks, vram_budget, vram_used, vram_peak;
+    /* the host-memory budget: bytes admitted under it and the budget
+     * itself, as the status page and metrics show them; 0 and 0 while the
+     * engine has no budget */
+    uint64_t host_mem_used, host_mem_budget;
 } cz_engine_status;
 
 extern const double cz_engine_dur_bounds[12];
@@ -217,6 +221,39 @@ extern const double cz_engine_stage_bounds[12];
 
 cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *out);
 void cz_engine_status_free(cz_engine_status *s);
+
+/* ---- the job list (for the HTTP /status page) ----
+ * cz_engine_jobs: every job not yet ended, newest first, plus the
+ * max_ended most recently submitted ended ones (retained until pruned),
+ * each with its partitions' progress. The caller frees with
+ * cz_engine_jobs_free. A partition goes queued -> synthesizing ->
+ * waiting_gpu -> proving -> done, or failed (its stage failed) or dropped
+ * (its job ended first; one a worker still holds reads synthesizing or
+ * proving until that stage ends); synth_ms / prove_ms are its stage times once
+ * known, worker the proving worker (-1 before one took it). */
+enum { CZ_PART_QUEUED, CZ_PART_SYNTHESIZING, CZ_PART_WAITING_GPU, CZ_PART_PROVING, CZ_PART_DONE, CZ_PART_FAILED,
+       CZ_PART_DROPPED };
+typedef struct {
+    int state;
+    int worker;
+    uint64_t synth_ms, prove_ms;
+} cz_part_info;
+
+typedef struct {
+    char job_id[CZ_JOB_ID_MAX];
+    char request_id[256];
+    char circuit_id[CZ_CIRCUIT_ID_MAX];
+    char error[512];
+    int proof_kind, priority;
+    cz_job_state state;
+    uint32_t n_parts, parts_done;
+    uint64_t age_ms, queue_wait_ms, total_ms, srs_load_ms, synthesis_ms, prove_ms;
+    cz_part_info *parts;        /* n_parts entries, or NULL when not tracked */
+} cz_job_info;
+
+cz_err cz_engine_jobs(cz_engine *e, size_t max_ended, cz_job_info **out, size_t *n);
+void cz_engine_jobs_free(cz_job_info *v, size_t n);
+const char *cz_part_state_name(int state); /* "queued", ..., "dropped" */
 
 int cz_kind_index(int kind);            /* 0..CZ_N_KINDS-1, -1 for an unknown kind */
 int cz_kind_from_index(int index);

@@ -1,44 +1,30 @@
 /* rpc_metrics.c — the Prometheus text exposition GetMetrics returns, from
- * one engine status snapshot. The reference engine's metric names come
- * first (dashboards built for it keep working), then ours. */
+ * one engine status snapshot; the HTTP /metrics page serves the same text.
+ * The reference engine's metric names come first (dashboards built for it
+ * keep working), then ours: stage histograms, GPU busy seconds, key sizes
+ * by tier, the process's resident memory, the host-memory budget, VRAM. */
 #include "server/rpc_server.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-} sbuf;
+#include "util/procmem.h"
+#include "util/textbuf.h"
 
-static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(sbuf *b, const char *fmt, ...)
+#define put cz_tb_put
+
+void cz_rpc_worker_name(const cz_engine_status *st, unsigned i, char *out, size_t outlen)
 {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->buf ? b->buf + b->len : NULL, b->buf ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) return;
-        if (b->buf && b->len + (size_t)n < b->cap) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = (b->cap ? b->cap * 2 : 4096) + (size_t)n;
-        char *p = realloc(b->buf, cap);
-        if (!p) return;
-        b->buf = p;
-        b->cap = cap;
-    }
+    if (st->backend_kind == CZ_BACKEND_CUDA) snprintf(out, outlen, "%.32s worker %u", st->backend, i);
+    else snprintf(out, outlen, "cpu-worker-%u", i);
 }
 
 char *cz_rpc_metrics_text(cz_engine *e)
 {
     cz_engine_status st;
     cz_engine_get_status(e, &st);
-    sbuf b = {0};
+    cz_textbuf b = {0};
     put(&b, "# HELP cuzk_proofs_completed_total Proofs completed since start.\n"
             "# TYPE cuzk_proofs_completed_total counter\ncuzk_proofs_completed_total %llu\n",
         (unsigned long long)st.completed);
@@ -102,15 +88,44 @@ char *cz_rpc_metrics_text(cz_engine *e)
         }
         put(&b, "%s_sum %.3f\n%s_count %llu\n", hn[h], hs[h], hn[h], (unsigned long long)hc[h]);
     }
-    put(&b, "# HELP cuzk_worker_busy_seconds_total Busy time per proving worker.\n"
-            "# TYPE cuzk_worker_busy_seconds_total counter\n");
+    put(&b, "# HELP cuzk_gpu_busy_seconds_total Time each proving worker spent proving and verifying.\n"
+            "# TYPE cuzk_gpu_busy_seconds_total counter\n");
     for (unsigned i = 0; i < st.n_workers; i++)
-        put(&b, "cuzk_worker_busy_seconds_total{worker=\"%u\"} %.3f\n", i, st.workers[i].busy_ms / 1e3);
-    put(&b, "# HELP cuzk_srs_bytes Key sizes by tier (warm: in host memory).\n# TYPE cuzk_srs_bytes gauge\n");
-    for (size_t i = 0; i < st.n_srs; i++)
+        put(&b, "cuzk_gpu_busy_seconds_total{worker=\"%u\"} %.3f\n", i, st.workers[i].busy_ms / 1e3);
+    put(&b, "# HELP cuzk_srs_bytes Key sizes by circuit and tier (warm: in host memory, cold: on disk).\n"
+            "# TYPE cuzk_srs_bytes gauge\n");
+    uint64_t tier_bytes[2] = {0, 0}; /* warm, cold */
+    for (size_t i = 0; i < st.n_srs; i++) {
         put(&b, "cuzk_srs_bytes{circuit_id=\"%s\",tier=\"%s\"} %llu\n", st.srs[i].circuit_id,
             st.srs[i].loaded ? "warm" : "cold", (unsigned long long)st.srs[i].size_bytes);
+        tier_bytes[st.srs[i].loaded ? 0 : 1] += st.srs[i].size_bytes;
+    }
+    put(&b, "# HELP cuzk_srs_tier_bytes Key sizes summed by tier.\n# TYPE cuzk_srs_tier_bytes gauge\n"
+            "cuzk_srs_tier_bytes{tier=\"warm\"} %llu\ncuzk_srs_tier_bytes{tier=\"cold\"} %llu\n",
+        (unsigned long long)tier_bytes[0], (unsigned long long)tier_bytes[1]);
+    uint64_t rss = 0, peak = 0;
+    cz_proc_memory(&rss, &peak);
+    put(&b, "# HELP process_resident_memory_bytes Resident memory of the daemon.\n"
+            "# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes %llu\n"
+            "# HELP cuzk_resident_memory_peak_bytes Peak resident memory of the daemon since start.\n"
+            "# TYPE cuzk_resident_memory_peak_bytes gauge\ncuzk_resident_memory_peak_bytes %llu\n",
+        (unsigned long long)rss, (unsigned long long)peak);
+    put(&b, "# HELP cuzk_memory_used_bytes Host memory admitted under the engine's budget (0 with no budget).\n"
+            "# TYPE cuzk_memory_used_bytes gauge\ncuzk_memory_used_bytes %llu\n"
+            "# HELP cuzk_memory_budget_bytes The engine's host-memory budget (0: none).\n"
+            "# TYPE cuzk_memory_budget_bytes gauge\ncuzk_memory_budget_bytes %llu\n",
+        (unsigned long long)st.host_mem_used, (unsigned long long)st.host_mem_budget);
+    if (st.backend_kind == CZ_BACKEND_CUDA)
+        put(&b, "# HELP cuzk_vram_budget_bytes Device memory the CUDA backend may use.\n"
+                "# TYPE cuzk_vram_budget_bytes gauge\ncuzk_vram_budget_bytes{device=\"%d\"} %llu\n"
+                "# HELP cuzk_vram_used_bytes Device memory in use (keys, constraint systems, scratch).\n"
+                "# TYPE cuzk_vram_used_bytes gauge\ncuzk_vram_used_bytes{device=\"%d\"} %llu\n"
+                "# HELP cuzk_vram_peak_bytes Peak device memory in use since start.\n"
+                "# TYPE cuzk_vram_peak_bytes gauge\ncuzk_vram_peak_bytes{device=\"%d\"} %llu\n"
+                "# HELP cuzk_cpu_fallbacks_total Partitions a CUDA backend proved on the CPU.\n"
+                "# TYPE cuzk_cpu_fallbacks_total counter\ncuzk_cpu_fallbacks_total %llu\n",
+            st.device, (unsigned long long)st.vram_budget, st.device, (unsigned long long)st.vram_used, st.device,
+            (unsigned long long)st.vram_peak, (unsigned long long)st.cpu_fallbacks);
     cz_engine_status_free(&st);
-    if (!b.buf) b.buf = calloc(1, 1);
-    return b.buf;
+    return cz_tb_take(&b);
 }

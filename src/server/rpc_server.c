@@ -23,6 +23,9 @@
  * attaches to it). `responded` (an atomic flag) decides who that is, so a
  * call is answered exactly once and no thread is held per waiting call.
  *
+ * TLS: with a certificate and key in cz_rpc_opts the listener takes
+ * grpc's SSL server credentials (no client certificates asked for).
+ *
  * Errors: a request that does not parse or names a bad field gets
  * INVALID_ARGUMENT (the message names the field), an unknown job NOT_FOUND,
  * an unimplemented proof kind UNIMPLEMENTED, a message over the size limit
@@ -51,6 +54,7 @@
 
 #include "cuzk/v1/proving.pb-c.h"
 #include "util/clock.h"
+#include "util/log.h"
 
 enum { M_SUBMIT, M_AWAIT, M_PROVE, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_EVICT, M__N, M_UNKNOWN = -1 };
 static const char *METHODS[M__N] = {
@@ -176,9 +180,13 @@ static int respond(call *c, grpc_status_code code, const char *text, const Proto
     n++;
     call_ref(c);
     if (grpc_call_start_batch(c->gc, ops, (size_t)n, &c->t_send, NULL) != GRPC_CALL_OK) call_unref(c);
-    if (c->s->o.verbose && code != GRPC_STATUS_OK)
-        fprintf(stderr, "cuzk-daemon: %s -> status %d: %s\n", c->method >= 0 ? METHODS[c->method] : "?", (int)code,
-                text ? text : "");
+    if (c->s->o.verbose && code != GRPC_STATUS_OK) {
+        char cs[16];
+        snprintf(cs, sizeof cs, "%d", (int)code);
+        const char *m = c->method >= 0 ? METHODS[c->method] : "?";
+        cz_log(CZ_LOG_DEBUG, (const char *const[]){"method", m, "grpc_status", cs, NULL}, "%s -> status %d: %s", m,
+               (int)code, text ? text : "");
+    }
     return 1;
 }
 
@@ -332,8 +340,11 @@ static cz_err submit(call *c, const Cuzk__V1__SubmitProofRequest *r, char job_id
     free((void *)jr.payloads);
     free((void *)jr.payload_lens);
     if (!e && c->s->o.verbose)
-        fprintf(stderr, "cuzk-daemon: %s request_id=%s circuit_id=%s -> job %s%s\n", METHODS[c->method],
-                r->request_id, r->circuit_id, job_id, attached ? " (attached to the earlier request)" : "");
+        cz_log(CZ_LOG_DEBUG,
+               (const char *const[]){"method", METHODS[c->method], "request_id", r->request_id, "circuit_id",
+                                     r->circuit_id, "job_id", job_id, "attached", attached ? "1" : "0", NULL},
+               "%s request_id=%s circuit_id=%s -> job %s%s", METHODS[c->method], r->request_id, r->circuit_id, job_id,
+               attached ? " (attached to the earlier request)" : "");
     return e;
 }
 
@@ -419,8 +430,7 @@ static void handle(call *c, const uint8_t *buf, size_t len)
                 /* one entry per proving worker: on CUDA its device and the
                  * device's budget (shared by the device's workers) */
                 g[i].ordinal = cuda ? (uint32_t)st.device : i;
-                if (cuda) snprintf(names[i % 64], sizeof names[0], "%.32s worker %u", st.backend, i);
-                else snprintf(names[i % 64], sizeof names[0], "cpu-worker-%u", i);
+                cz_rpc_worker_name(&st, i, names[i % 64], sizeof names[0]);
                 g[i].name = names[i % 64];
                 if (cuda) {
                     g[i].vram_total_bytes = st.vram_budget;
@@ -622,8 +632,8 @@ static void on_close(call *c)
             pthread_mutex_lock(&s->mu);
             if (c->watch.cb && !s->engine_off && cz_engine_unwatch(s->e, &c->watch)) call_unref(c);
             pthread_mutex_unlock(&s->mu);
-            if (s->o.verbose) fprintf(stderr, "cuzk-daemon: client left %s before the answer\n",
-                                      c->method >= 0 ? METHODS[c->method] : "?");
+            if (s->o.verbose) cz_log(CZ_LOG_DEBUG, NULL, "client left %s before the answer",
+                                     c->method >= 0 ? METHODS[c->method] : "?");
         }
     }
     timer_remove(s, c);
@@ -687,9 +697,16 @@ cz_err cz_rpc_start(cz_rpc_server **out, cz_engine *e, const cz_rpc_opts *o, cha
     s->cq = grpc_completion_queue_create_for_next(NULL);
     s->srv = grpc_server_create(&ca, NULL);
     grpc_server_register_completion_queue(s->srv, s->cq, NULL);
-    grpc_server_credentials *cr = grpc_insecure_server_credentials_create();
-    int port = grpc_server_add_http2_port(s->srv, o->listen, cr);
-    grpc_server_credentials_release(cr);
+    int tls = o->tls_cert_pem && o->tls_key_pem;
+    grpc_server_credentials *cr;
+    if (tls) {
+        grpc_ssl_pem_key_cert_pair kp = {.private_key = o->tls_key_pem, .cert_chain = o->tls_cert_pem};
+        cr = grpc_ssl_server_credentials_create(NULL, &kp, 1, 0, NULL);
+    } else {
+        cr = grpc_insecure_server_credentials_create();
+    }
+    int port = cr ? grpc_server_add_http2_port(s->srv, o->listen, cr) : 0;
+    if (cr) grpc_server_credentials_release(cr);
     if (!port) {
         grpc_server_destroy(s->srv);
         grpc_completion_queue_shutdown(s->cq);
@@ -697,7 +714,8 @@ cz_err cz_rpc_start(cz_rpc_server **out, cz_engine *e, const cz_rpc_opts *o, cha
         grpc_completion_queue_destroy(s->cq);
         grpc_shutdown();
         free(s);
-        return cz_fail(CZ_ERR_IO, msg, msglen, "cannot listen on %s (address in use or invalid)", o->listen);
+        return cz_fail(CZ_ERR_IO, msg, msglen, "cannot listen on %s (address in use or invalid%s)", o->listen,
+                       tls ? ", or tls_cert / tls_key is not a usable PEM certificate and key" : "");
     }
     s->port = strncmp(o->listen, "unix:", 5) ? port : 0;
     grpc_server_start(s->srv);

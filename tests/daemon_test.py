@@ -7,6 +7,10 @@ temporary folder (with small generic circuits made by `cuzk synth` /
 with the Python client (tests/cuzk_client.py over build/proto_py), stops
 the daemon with SIGTERM and requires exit status 0.
 
+Memory (t_memory): the budget's figures are the engine's own accounting,
+read from GetMetrics / GetStatus; t_throttle_off and t_config_errors run
+the throttle switched off and refused [memory] values.
+
 Nothing here depends on machine speed: jobs are held queued with SIGUSR1
 (the daemon pauses dispatch) and released with SIGUSR2; timeouts are only
 hang guards. Environment: CUZK, CUZK_DAEMON (binaries).
@@ -186,6 +190,26 @@ def synth_req(cid, rid="", prio=0, seed=b"7"):
 S = pb.AwaitProofResponse
 
 
+def metrics(d):
+    """GetMetrics as {name or name{labels}: value}"""
+    out = {}
+    for line in d.c.GetMetrics(pb.GetMetricsRequest(), timeout=HANG).prometheus_text.splitlines():
+        if line and not line.startswith("#"):
+            k, v = line.rsplit(" ", 1)
+            out[k] = float(v)
+    return out
+
+
+def settled(d):
+    """metrics once the background frees have given everything back (a hang guard)"""
+    t = time.time()
+    while True:
+        m = metrics(d)
+        if m["cuzk_memory_used_bytes"] == m["cuzk_memory_key_bytes"] or time.time() - t > HANG:
+            return m
+        time.sleep(0.01)
+
+
 # ---------------------------------------------------------------------------
 def t_basics(d, cc, tmp):
     c = d.c
@@ -337,6 +361,8 @@ def t_many(d, cc, tmp):
     check(len(generic) == 192 * n // 2, "100 generic proofs")
     check(cc.verify(generic, tmp), "cuzk verify accepts all 100 generic proofs")
     check(status(d).total_proofs_completed == n, "status counts %d" % n)
+    m = metrics(d)
+    check(0 < m["cuzk_memory_peak_bytes"] <= m["cuzk_memory_budget_bytes"], "the engine's peak stayed under the budget")
 
 
 def t_thousand(d, cc, tmp):
@@ -867,10 +893,98 @@ def t_tls(d, cc, tmp):
     check(q.returncode == 1 and "tls_cert / tls_key" in q.stderr, "an unusable key: exit 1 saying so: %s" % q.stderr)
 
 
+
+def t_memory(d, cc, tmp):
+    # the default daemon: "auto" = MemTotal less the 5GiB margin, reported both ways
+    st = status(d)
+    m = metrics(d)
+    check(st.pinned_memory_limit_bytes > 0 and m["cuzk_memory_budget_bytes"] == st.pinned_memory_limit_bytes,
+          "auto budget reported by GetStatus and the metrics")
+    d.c.PreloadSRS(pb.PreloadSrsRequest(circuit_id="g"), timeout=HANG)
+    m = metrics(d)
+    key = m['cuzk_srs_bytes{circuit_id="g",tier="warm"}']
+    part = m['cuzk_partition_memory_bytes{circuit_id="g"}']
+    check(key > 0 and part > 0 and m["cuzk_memory_key_bytes"] == key, "key and partition sizes exposed")
+    # a budget that admits one partition at a time: every proof still completes and verifies
+    budget = int(key + part + part // 2)
+    b = Daemon(tmp, extra='[memory]\ntotal_budget = "%d"\neviction_min_idle = "0s"\n' % budget, name="budget")
+    try:
+        b.pause()
+        ids = [submit(b, pb.SubmitProofRequest(proof_kind=pb.GROTH16_GENERIC, circuit_id="g",
+                                               vanilla_proofs=[cc.g_witness] * 3)).job_id for _ in range(6)]
+        b.resume()
+        res = [await_(b, j) for j in ids]
+        check(all(r.status == S.COMPLETED and len(r.proof) == 3 * 192 for r in res),
+              "6 proofs of 3 partitions complete under a one-partition budget: %s" %
+              [r.error_message for r in res if r.status != S.COMPLETED])
+        check(cc.verify(b"".join(r.proof for r in res), tmp), "cuzk verify accepts all 18 proofs")
+        m = settled(b)
+        check(m["cuzk_memory_budget_bytes"] == budget and status(b).pinned_memory_limit_bytes == budget,
+              "the configured budget is the one reported")
+        check(key + part <= m["cuzk_memory_peak_bytes"] <= budget,
+              "peak accounted %d within [keys + one partition, budget %d]" % (m["cuzk_memory_peak_bytes"], budget))
+        check(m["cuzk_memory_used_bytes"] == key, "everything but the keys given back")
+        check(m["cuzk_background_frees_total"] >= 18, "witnesses freed on the background thread")
+        # the synthetic circuit: its throttle checks are counted (the throttle is on by default)
+        p = b.c.Prove(pb.ProveRequest(submit=synth_req("synth-8-2")), timeout=HANG).result
+        check(p.status == S.COMPLETED, "a synthetic proof under the budget (evicting g if need be): %s" %
+              p.error_message)
+        m = metrics(b)
+        check(m["cuzk_synthesis_throttle_enabled"] == 1 and m["cuzk_synthesis_throttle_checks_total"] >= 2,
+              "throttle on: checks counted")
+        check(m["cuzk_memory_peak_bytes"] <= budget, "still within the budget")
+        if 'cuzk_srs_bytes{circuit_id="g",tier="cold"}' in m:
+            check(m["cuzk_memory_evictions_total"] >= 1, "g was evicted under pressure")
+        check(b.stop() == 0, "the budget daemon stops cleanly")
+    finally:
+        if b.p.poll() is None:
+            b.p.kill()
+    # a partition larger than the whole budget fails at once, naming the sizes
+    t = Daemon(tmp, extra='[memory]\ntotal_budget = "%d"\n' % int(key + part // 2), name="tiny")
+    try:
+        p = t.c.Prove(pb.ProveRequest(submit=generic_request("g", cc.g_witness)), timeout=HANG).result
+        check(p.status == S.FAILED and "whole budget" in p.error_message and "total_budget" in p.error_message,
+              "too large for the budget: %r" % p.error_message)
+        check(metrics(t)["cuzk_memory_refused_total"] == 1, "counted as refused")
+        check(t.stop() == 0, "the tiny daemon stops cleanly")
+    finally:
+        if t.p.poll() is None:
+            t.p.kill()
+
+
+def t_throttle_off(d, cc, tmp):
+    reqs = [synth_req("synth-8-3"), generic_request("g", cc.g_witness)]
+    res = [d.c.Prove(pb.ProveRequest(submit=r), timeout=HANG).result for r in reqs]
+    check(all(r.status == S.COMPLETED for r in res), "throttle off: proofs complete")
+    check(cc.verify(res[1].proof, tmp), "and verify")
+    m = metrics(d)
+    check(m["cuzk_synthesis_throttle_enabled"] == 0 and m["cuzk_synthesis_throttle_checks_total"] == 0,
+          "throttle off: no checks made")
+
+
+def t_config_errors(d, cc, tmp):
+    cases = [('[memory]\ntotal_budget = "lots"\n', "memory.total_budget"),
+             ('[memory]\ntotal_budget = 0\n', "memory.total_budget"),
+             ('[memory]\ntotal_budget = true\n', "memory.total_budget"),
+             ('[memory]\nsafety_margin = "1000000TiB"\n', "memory.safety_margin"),
+             ('[memory]\neviction_min_idle = "soon"\n', "memory.eviction_min_idle"),
+             ('[synthesis]\nthrottle = "yes"\n', "synthesis.throttle")]
+    for i, (text, key) in enumerate(cases):
+        cfg = os.path.join(tmp, "bad%d.toml" % i)
+        with open(cfg, "w") as f:
+            f.write('[daemon]\nlisten = "unix://%s/bad%d.sock"\nstate_dir = ""\n%s' % (tmp, i, text))
+        r = subprocess.run([DAEMON, "-c", cfg], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=HANG)
+        check(r.returncode == 2 and key in r.stderr, "%s: exit 2 naming %s (got %d: %s)" %
+              (text.strip(), key, r.returncode, r.stderr.strip()))
+
+
+
 TESTS = {n[2:]: f for n, f in globals().items() if n.startswith("t_")}
 EXTRA = {"bad_requests": 'max_message_size = "1MiB"\n',
          "http_status": 'status_listen = "127.0.0.1:0"\n',
-         "json_log": 'unknown_key_here = 1\n[logging]\nformat = "json"\n'}
+         "json_log": 'unknown_key_here = 1\n[logging]\nformat = "json"\n',
+         "throttle_off": '[synthesis]\nthrottle = false\n'}
 
 
 def main():

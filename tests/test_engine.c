@@ -99,8 +99,12 @@ static cz_job_request req(const char *rid, int prio, const char *cid, const uint
 
 /* watches that record the order in which jobs end */
 static char order[16][CZ_JOB_ID_MAX];
-static _Atomic int n_order;
-static void record(cz_watch *w) { snprintf(order[n_order++ % 16], CZ_JOB_ID_MAX, "%s", w->job_id); }
+static _Atomic int n_slot, n_order; /* n_order counts the entries written (read after it) */
+static void record(cz_watch *w)
+{
+    snprintf(order[n_slot++ % 16], CZ_JOB_ID_MAX, "%s", w->job_id);
+    n_order++;
+}
 
 int main(void)
 {
@@ -209,7 +213,7 @@ int main(void)
     const char *want[6] = {cid, hid, nid[0], nid[1], nid[2], lid};
     for (int i = 0; i < 6 && n_order == 6; i++) CHECK_MSG(!strcmp(order[i], want[i]), "end %d: %s, want %s", i, order[i], want[i]);
     /* a watch on an ended job runs at once */
-    n_order = 0;
+    n_order = n_slot = 0;
     cz_watch late = {.cb = record};
     CHECK(cz_engine_watch(e, cid, &late) == CZ_OK && n_order == 1);
     CHECK(cz_engine_unwatch(e, &late) == 0);

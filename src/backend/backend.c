@@ -258,8 +258,12 @@ static cz_err prove_cpu(cz_be_worker *w, const cz_be_circuit *c, const cz_fr *wi
         cz_err e = cz_pool_create(&w->pool, w->b->o.threads);
         if (e) return cz_fail(e, msg, msglen, "cannot start a thread pool");
     }
-    if (c->zpk) return cz_groth16_prove_zkey(out, c->zpk, wit, r, s, w->pool, t, msg, msglen);
-    return cz_groth16_prove(out, c->pk, c->cs, wit, r, s, w->pool, t, msg, msglen);
+    const cz_backend_opts *o = &w->b->o;
+    if (o->host_stage) o->host_stage(o->host_stage_ctx, 1);
+    cz_err e = c->zpk ? cz_groth16_prove_zkey(out, c->zpk, wit, r, s, w->pool, t, msg, msglen)
+                      : cz_groth16_prove(out, c->pk, c->cs, wit, r, s, w->pool, t, msg, msglen);
+    if (o->host_stage) o->host_stage(o->host_stage_ctx, 0);
+    return e;
 }
 
 cz_err cz_be_prove(cz_be_worker *w, cz_be_key *k, const cz_fr *wit, const cz_fr *r, const cz_fr *s,

@@ -57,6 +57,12 @@ typedef struct {
     uint64_t vram_margin;  /* CUDA: device bytes kept out of the budget;
                             * 0 = CZ_BE_VRAM_MARGIN_DEFAULT */
     int quiet;             /* no warnings on stderr */
+    /* called with on = 1 before and on = 0 after each partition proved on
+     * the host (the CPU backend, and a CUDA backend's CPU fallback): the
+     * bandwidth-heavy host stage the engine's synthesis throttle watches;
+     * may be NULL. Runs on the proving thread, with no backend lock held. */
+    void (*host_stage)(void *ctx, int on);
+    void *host_stage_ctx;
 } cz_backend_opts;
 
 #define CZ_BE_VRAM_MARGIN_DEFAULT ((uint64_t)512 << 20)

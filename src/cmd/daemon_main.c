@@ -23,14 +23,17 @@
  * CUDA (one on the CPU), gpu_threads = host threads per proving worker (0 =
  * all CPUs);
  * [pipeline] max_gpu_queue_depth = synthesized partitions that may wait for
- * the prover (0: synthesis_lookahead + synthesis_concurrency); [daemon]
- * result_retention, verify_proofs, max_message_size, shutdown_timeout,
- * state_dir (the job journal; "" turns it off), status_listen (HTTP
- * /status and /metrics, http_status.h; a warning where libmicrohttpd was not
- * built in), tls_cert + tls_key (TLS on the gRPC listener); [logging] level
- * and format ("text" or "json": one JSON object per line, util/log.h;
- * TIMELINE lines are the same in both). The other keys are read and not
- * used yet (memory budget, batching). */
+ * the prover (0: synthesis_lookahead + synthesis_concurrency); [memory]
+ * total_budget (auto: MemTotal less safety_margin; an error naming the keys
+ * when the margin leaves nothing) and eviction_min_idle, the engine's host
+ * budget; [synthesis] throttle; [daemon] result_retention, verify_proofs,
+ * max_message_size, shutdown_timeout, state_dir (the job journal; "" turns
+ * it off; left at its default /var/lib/cuzk, $STATE_DIRECTORY is used
+ * instead when systemd sets it), status_listen (HTTP /status and /metrics,
+ * http_status.h; a warning where libmicrohttpd was not built in), tls_cert +
+ * tls_key (TLS on the gRPC listener); [logging] level and format ("text" or
+ * "json": one JSON object per line, util/log.h; TIMELINE lines are the same
+ * in both). The other keys are read and not used yet (batching). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -46,6 +49,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/membudget.h"
 #include "server/config.h"
 #include "server/rpc_server.h"
 #include "server/http_status.h"
@@ -269,8 +273,34 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    /* the host budget */
+    uint64_t budget = cfg.total_budget_bytes;
+    if (!budget) {
+        uint64_t total = cz_mem_total_ram();
+        if (!total) {
+            fprintf(stderr, "cuzk-daemon: memory.total_budget = \"auto\": cannot read MemTotal from /proc/meminfo; "
+                            "give a size such as \"256GiB\"\n");
+            return 2;
+        }
+        if (!(budget = cz_mem_auto_budget(total, cfg.safety_margin_bytes))) {
+            fprintf(stderr,
+                    "cuzk-daemon: memory.safety_margin: %llu bytes leave nothing of this machine's %llu bytes "
+                    "for memory.total_budget = \"auto\"\n",
+                    (unsigned long long)cfg.safety_margin_bytes, (unsigned long long)total);
+            return 2;
+        }
+    }
+    /* the default state_dir: systemd's StateDirectory= when it set one */
+    const char *sd_state = getenv("STATE_DIRECTORY");
+    if (sd_state && *sd_state && !strcmp(cfg.state_dir, "/var/lib/cuzk")) {
+        snprintf(cfg.state_dir, sizeof cfg.state_dir, "%.*s", (int)strcspn(sd_state, ":"), sd_state);
+    }
+
     cz_engine_opts eo;
     cz_engine_opts_defaults(&eo);
+    eo.mem_budget = budget;
+    eo.eviction_min_idle_ms = cfg.eviction_min_idle_ms;
+    eo.synthesis_throttle = cfg.synthesis_throttle;
     snprintf(eo.param_cache, sizeof eo.param_cache, "%s", cfg.param_cache);
     eo.synthesis_workers = cfg.synthesis_concurrency > 0 ? cfg.synthesis_concurrency : 1;
     eo.synthesis_threads = cfg.synthesis_threads; /* 0: none beside the worker itself */
@@ -290,7 +320,10 @@ int main(int argc, char **argv)
     snprintf(eo.state_dir, sizeof eo.state_dir, "%s", cfg.state_dir);
     cz_engine *e;
     if (cz_engine_create(&e, &eo, msg, sizeof msg)) {
-        fatal("%s", msg);
+        fatal("%s%s", msg,
+              eo.state_dir[0] && strstr(msg, "state_dir")
+                  ? " (set [daemon] state_dir to a writable folder, or \"\" for no journal)"
+                  : "");
         free(tls_cert);
         free(tls_key);
         return 1;
@@ -361,6 +394,11 @@ int main(int argc, char **argv)
     logf_(2, "param_cache %s, %d synthesis worker(s), %u proving worker(s) on %s (%s threads each), verify_proofs %s",
           eo.param_cache, eo.synthesis_workers, est.n_workers, est.backend, eo.prove_threads ? "configured" : "all CPU",
           eo.verify_proofs ? "on" : "off");
+    logf_(2, "memory budget %llu bytes (%s), keys evicted under pressure after %llu ms idle, synthesis throttle %s, "
+             "state_dir %s",
+          (unsigned long long)eo.mem_budget, cfg.total_budget_bytes ? "configured" : "auto",
+          (unsigned long long)eo.eviction_min_idle_ms, eo.synthesis_throttle ? "on" : "off",
+          eo.state_dir[0] ? eo.state_dir : "(none)");
     printf("cuzk-daemon: ready, listening on %s (pid %d, backend %s%s%s%s)\n", shown, (int)getpid(), est.backend,
            tls ? ", TLS" : "", status_url[0] ? ", status " : "", status_url);
     {

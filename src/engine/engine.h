@@ -23,6 +23,14 @@
  * had not ended run again (same job id and request_id), ended ones stay
  * until their retention is over (journal.h).
  *
+ * Memory: with opts.mem_budget set, keys and partitions in flight share one
+ * host-RAM budget (membudget.h gives the working-set formula); a partition
+ * starts synthesis only when it fits, idle keys are evicted under pressure,
+ * and a job whose partition (with its circuit's keys) is larger than the
+ * whole budget fails at once with the sizes in its error. Big buffers are
+ * freed on a background thread. cz_engine_get_status reports the budget,
+ * use, peak and counters.
+ *
  * Waiting: cz_engine_await blocks (tests, simple callers); cz_engine_watch
  * registers a callback run once when the job ends (servers). Results of
  * ended jobs stay for result_retention_ms and are then pruned.
@@ -85,11 +93,19 @@ typedef struct {
     int device;                 /* CUDA device index */
     uint64_t vram_margin;       /* CUDA: device bytes kept out of the budget; 0 = the backend's default */
     int gpu_workers;            /* proving workers on a CUDA backend; 0 = prove_workers */
+    /* host memory (membudget.h): the budget in bytes for keys and partitions
+     * in flight (0 = no limit), and how long a loaded key must have been idle
+     * before memory pressure evicts it */
+    uint64_t mem_budget;
+    uint64_t eviction_min_idle_ms;
+    /* 1: synthesis workers yield, between chunks, while a proving worker runs
+     * its bandwidth-heavy host stage (the cooperative throttle); 0: off */
+    int synthesis_throttle;
 } cz_engine_opts;
 
 /* defaults: 1 synthesis worker, 1 proving worker on all CPUs, queue depth 2,
  * 30 min retention, verify on, no timeline, param_cache ".", backend auto on
- * device 0 */
+ * device 0, no memory limit (eviction after 5 min idle), throttle on */
 void cz_engine_opts_defaults(cz_engine_opts *o);
 
 typedef struct {
@@ -180,6 +196,7 @@ typedef struct {
     int loaded;
     uint64_t size_bytes;
     unsigned ref_count;
+    uint64_t partition_bytes;  /* one partition's working set (membudget.h); 0 until loaded */
 } cz_srs_status;
 
 typedef struct {
@@ -210,10 +227,17 @@ typedef struct {
     char backend[160];
     int backend_kind, device;
     uint64_t backend_proofs, cpu_fallbacks, vram_budget, vram_used, vram_peak;
-    /* the host-memory budget: bytes admitted under it and the budget
-     * itself, as the status page and metrics show them; 0 and 0 while the
-     * engine has no budget */
-    uint64_t host_mem_used, host_mem_budget;
+    /* host memory (membudget.h): the budget (0 = no limit), bytes accounted
+     * now (keys + loads under way + partitions), the peak, the keys' share;
+     * partitions that had to wait for room, keys evicted under pressure,
+     * jobs failed because a partition exceeds the whole budget */
+    uint64_t mem_budget, mem_used, mem_peak, mem_keys, mem_waits, mem_evictions, mem_refused;
+    /* the background free thread: buffers freed, bytes given back, queued */
+    uint64_t bg_frees, bg_freed_bytes, bg_queued;
+    /* the synthesis throttle: on/off, checks made between chunks, checks that
+     * found a host stage running and waited, and the time they waited */
+    int throttle_enabled;
+    uint64_t throttle_checks, throttle_waits, throttle_wait_ms;
 } cz_engine_status;
 
 extern const double cz_engine_dur_bounds[12];

@@ -71,8 +71,8 @@ char *cz_status_json(cz_engine *e)
     uint64_t rss = 0, peak = 0;
     cz_proc_memory(&rss, &peak);
     cz_tb_put(&b, "],\"memory\":{\"rss_bytes\":%llu,\"rss_peak_bytes\":%llu,\"used_bytes\":%llu,\"budget_bytes\":",
-              (unsigned long long)rss, (unsigned long long)peak, (unsigned long long)st.host_mem_used);
-    if (st.host_mem_budget) cz_tb_put(&b, "%llu", (unsigned long long)st.host_mem_budget);
+              (unsigned long long)rss, (unsigned long long)peak, (unsigned long long)st.mem_used);
+    if (st.mem_budget) cz_tb_put(&b, "%llu", (unsigned long long)st.mem_budget);
     else cz_tb_put(&b, "null");
     cz_tb_put(&b, ",\"vram_budget_bytes\":%llu,\"vram_used_bytes\":%llu,\"vram_peak_bytes\":%llu}",
               (unsigned long long)st.vram_budget, (unsigned long long)st.vram_used, (unsigned long long)st.vram_peak);

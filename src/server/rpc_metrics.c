@@ -110,11 +110,6 @@ char *cz_rpc_metrics_text(cz_engine *e)
             "# HELP cuzk_resident_memory_peak_bytes Peak resident memory of the daemon since start.\n"
             "# TYPE cuzk_resident_memory_peak_bytes gauge\ncuzk_resident_memory_peak_bytes %llu\n",
         (unsigned long long)rss, (unsigned long long)peak);
-    put(&b, "# HELP cuzk_memory_used_bytes Host memory admitted under the engine's budget (0 with no budget).\n"
-            "# TYPE cuzk_memory_used_bytes gauge\ncuzk_memory_used_bytes %llu\n"
-            "# HELP cuzk_memory_budget_bytes The engine's host-memory budget (0: none).\n"
-            "# TYPE cuzk_memory_budget_bytes gauge\ncuzk_memory_budget_bytes %llu\n",
-        (unsigned long long)st.host_mem_used, (unsigned long long)st.host_mem_budget);
     if (st.backend_kind == CZ_BACKEND_CUDA)
         put(&b, "# HELP cuzk_vram_budget_bytes Device memory the CUDA backend may use.\n"
                 "# TYPE cuzk_vram_budget_bytes gauge\ncuzk_vram_budget_bytes{device=\"%d\"} %llu\n"
@@ -126,6 +121,48 @@ char *cz_rpc_metrics_text(cz_engine *e)
                 "# TYPE cuzk_cpu_fallbacks_total counter\ncuzk_cpu_fallbacks_total %llu\n",
             st.device, (unsigned long long)st.vram_budget, st.device, (unsigned long long)st.vram_used, st.device,
             (unsigned long long)st.vram_peak, (unsigned long long)st.cpu_fallbacks);
+    put(&b, "# HELP cuzk_memory_budget_bytes Host-RAM budget for keys and partitions in flight (0 = no limit).\n"
+            "# TYPE cuzk_memory_budget_bytes gauge\ncuzk_memory_budget_bytes %llu\n",
+        (unsigned long long)st.mem_budget);
+    put(&b, "# HELP cuzk_memory_used_bytes Host memory accounted against the budget now.\n"
+            "# TYPE cuzk_memory_used_bytes gauge\ncuzk_memory_used_bytes %llu\n",
+        (unsigned long long)st.mem_used);
+    put(&b, "# HELP cuzk_memory_peak_bytes Most host memory accounted at once since start.\n"
+            "# TYPE cuzk_memory_peak_bytes gauge\ncuzk_memory_peak_bytes %llu\n",
+        (unsigned long long)st.mem_peak);
+    put(&b, "# HELP cuzk_memory_key_bytes Of it, loaded keys and constraint systems.\n"
+            "# TYPE cuzk_memory_key_bytes gauge\ncuzk_memory_key_bytes %llu\n",
+        (unsigned long long)st.mem_keys);
+    put(&b, "# HELP cuzk_memory_waits_total Partitions that waited for room in the budget.\n"
+            "# TYPE cuzk_memory_waits_total counter\ncuzk_memory_waits_total %llu\n",
+        (unsigned long long)st.mem_waits);
+    put(&b, "# HELP cuzk_memory_evictions_total Idle keys evicted under memory pressure.\n"
+            "# TYPE cuzk_memory_evictions_total counter\ncuzk_memory_evictions_total %llu\n",
+        (unsigned long long)st.mem_evictions);
+    put(&b, "# HELP cuzk_memory_refused_total Jobs failed because a partition exceeds the whole budget.\n"
+            "# TYPE cuzk_memory_refused_total counter\ncuzk_memory_refused_total %llu\n",
+        (unsigned long long)st.mem_refused);
+    put(&b, "# HELP cuzk_partition_memory_bytes Working set of one partition, by loaded circuit.\n"
+            "# TYPE cuzk_partition_memory_bytes gauge\n");
+    for (size_t i = 0; i < st.n_srs; i++)
+        if (st.srs[i].loaded)
+            put(&b, "cuzk_partition_memory_bytes{circuit_id=\"%s\"} %llu\n", st.srs[i].circuit_id,
+                (unsigned long long)st.srs[i].partition_bytes);
+    put(&b, "# HELP cuzk_background_frees_total Buffers freed on the background free thread.\n"
+            "# TYPE cuzk_background_frees_total counter\ncuzk_background_frees_total %llu\n",
+        (unsigned long long)st.bg_frees);
+    put(&b, "# HELP cuzk_synthesis_throttle_enabled 1 when synthesis yields to host proving stages.\n"
+            "# TYPE cuzk_synthesis_throttle_enabled gauge\ncuzk_synthesis_throttle_enabled %d\n",
+        st.throttle_enabled);
+    put(&b, "# HELP cuzk_synthesis_throttle_checks_total Throttle checks made between synthesis chunks.\n"
+            "# TYPE cuzk_synthesis_throttle_checks_total counter\ncuzk_synthesis_throttle_checks_total %llu\n",
+        (unsigned long long)st.throttle_checks);
+    put(&b, "# HELP cuzk_synthesis_throttle_waits_total Checks that found a host proving stage running and waited.\n"
+            "# TYPE cuzk_synthesis_throttle_waits_total counter\ncuzk_synthesis_throttle_waits_total %llu\n",
+        (unsigned long long)st.throttle_waits);
+    put(&b, "# HELP cuzk_synthesis_throttle_seconds_total Time synthesis waited for host proving stages.\n"
+            "# TYPE cuzk_synthesis_throttle_seconds_total counter\ncuzk_synthesis_throttle_seconds_total %.3f\n",
+        st.throttle_wait_ms / 1e3);
     cz_engine_status_free(&st);
     return cz_tb_take(&b);
 }

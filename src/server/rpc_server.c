@@ -469,6 +469,10 @@ static void handle(call *c, const uint8_t *buf, size_t len)
             out.total_proofs_completed = st.completed;
             out.total_proofs_failed = st.failed;
             out.uptime_seconds = st.uptime_ms / 1000;
+            /* the reference's pinned-memory pair carries our one host budget:
+             * bytes accounted now and the limit (0 = none) */
+            out.pinned_memory_bytes = st.mem_used;
+            out.pinned_memory_limit_bytes = st.mem_budget;
             respond(c, GRPC_STATUS_OK, NULL, &out.base);
         }
         free(g);

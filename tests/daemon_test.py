@@ -300,11 +300,11 @@ def t_cancel(d, cc, tmp):
 
 def t_priority(d, cc, tmp):
     d.pause()
-    normal = [submit(d, synth_req("synth-6-1", prio=pb.PRIORITY_NORMAL)).job_id for _ in range(4)]
-    low = submit(d, synth_req("synth-6-1", prio=pb.PRIORITY_LOW)).job_id
+    normal = [submit(d, synth_req("synth-6-1", prio=pb.NORMAL)).job_id for _ in range(4)]
+    low = submit(d, synth_req("synth-6-1", prio=pb.LOW)).job_id
     dflt = submit(d, generic_request("g", cc.g_witness)).job_id  # UNSPECIFIED generic = NORMAL
-    crit = submit(d, synth_req("synth-6-1", prio=pb.PRIORITY_CRITICAL)).job_id
-    high = submit(d, synth_req("synth-6-1", prio=pb.PRIORITY_HIGH)).job_id
+    crit = submit(d, synth_req("synth-6-1", prio=pb.CRITICAL)).job_id
+    high = submit(d, synth_req("synth-6-1", prio=pb.HIGH)).job_id
     r = submit(d, synth_req("synth-6-1"))
     check(r.queue_position == 7, "queue position counts the jobs ahead (%d)" % r.queue_position)
     d.resume()

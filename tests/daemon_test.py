@@ -236,12 +236,12 @@ def t_basics(d, cc, tmp):
     check(p.result.synthesis_ms >= 0 and p.result.srs_load_ms > 0 or True, "synthetic timings present")
     st = status(d)
     check(st.total_proofs_completed == 4, "status counts 4 completed (got %d)" % st.total_proofs_completed)
-    check(any(q.proof_kind == "groth16_generic" for q in st.queues), "status lists the generic queue")
+    check(any(q.proof_kind == "groth16-generic" for q in st.queues), "status lists the generic queue")
     check(len(st.gpus) >= 1, "status lists the proving workers")
     m = c.GetMetrics(pb.GetMetricsRequest(), timeout=HANG).prometheus_text
     for name in ["cuzk_proofs_completed_total 4", "cuzk_proofs_failed_total 0", "cuzk_uptime_seconds",
-                 "cuzk_queue_depth", 'cuzk_proofs_completed{proof_kind="groth16_generic"} 4',
-                 'cuzk_proofs_failed{proof_kind="groth16_generic"} 0', "cuzk_proof_duration_seconds_bucket",
+                 "cuzk_queue_depth", 'cuzk_proofs_completed{proof_kind="groth16-generic"} 4',
+                 'cuzk_proofs_failed{proof_kind="groth16-generic"} 0', "cuzk_proof_duration_seconds_bucket",
                  "cuzk_proof_duration_seconds_count 4", "cuzk_running_jobs 0", "cuzk_gpu_workers 1",
                  'cuzk_partition_synthesis_seconds_bucket{le="+Inf"} 7', "cuzk_partition_synthesis_seconds_count 7",
                  "cuzk_partition_prove_seconds_count 7"]:

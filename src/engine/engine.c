@@ -235,8 +235,8 @@ int cz_kind_from_index(int i)
 
 const char *cz_kind_name(int kind)
 {
-    static const char *n[CZ_N_KINDS] = {"unspecified", "porep_seal_commit", "snap_deals_update",
-                                        "window_post_partition", "winning_post", "groth16_generic"};
+    static const char *n[CZ_N_KINDS] = {"unspecified", "porep-c2", "snap-update",
+                                        "window-post", "winning-post", "groth16-generic"};
     int i = cz_kind_index(kind);
     return i < 0 ? "unknown" : n[i];
 }

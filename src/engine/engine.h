@@ -281,7 +281,7 @@ const char *cz_part_state_name(int state); /* "queued", ..., "dropped" */
 
 int cz_kind_index(int kind);            /* 0..CZ_N_KINDS-1, -1 for an unknown kind */
 int cz_kind_from_index(int index);
-const char *cz_kind_name(int kind);     /* "porep_seal_commit", ..., "groth16_generic" */
+const char *cz_kind_name(int kind);     /* the reference's labels: "porep-c2", ..., ours "groth16-generic" */
 const char *cz_job_state_name(cz_job_state s);
 /* the priority a job of this kind gets when the request leaves it UNSPECIFIED */
 int cz_kind_default_priority(int kind);

@@ -162,6 +162,19 @@ def status(d):
     return d.c.GetStatus(pb.GetStatusRequest(), timeout=HANG)
 
 
+def on_cuda(d):
+    """the daemon proves on a CUDA device (its workers are named after it)"""
+    return any(g.name.startswith("cuda:") for g in status(d).gpus)
+
+
+def loaded_tier(d):
+    """the tier a small loaded key is in: HOT (resident on the GPU) on CUDA, WARM on the CPU backend"""
+    return pb.SRSStatus.HOT if on_cuda(d) else pb.SRSStatus.WARM
+
+
+TIER_NAMES = {pb.SRSStatus.HOT: "hot", pb.SRSStatus.WARM: "warm", pb.SRSStatus.COLD: "cold"}
+
+
 def in_progress(d):
     return sum(q.in_progress for q in status(d).queues)
 
@@ -482,12 +495,20 @@ def t_srs(d, cc, tmp):
     r = c.PreloadSRS(pb.PreloadSrsRequest(circuit_id="synth-8-1"), timeout=HANG)
     check(not r.already_loaded, "synthetic keys preload")
     srs = {s.circuit_id: s for s in status(d).loaded_srs}
-    check(srs["g"].tier == pb.SRSStatus.WARM and srs["g"].size_bytes > 0, "g is WARM with a size")
+    check(srs["g"].tier == loaded_tier(d) and srs["g"].size_bytes > 0,
+          "g is %s with a size (%s)" % (TIER_NAMES[loaded_tier(d)].upper(), srs["g"]))
+    if not on_cuda(d):
+        check(not any(s.tier == pb.SRSStatus.HOT for s in srs.values()), "nothing is HOT on the CPU backend")
+    m = metrics(d)
+    check(m['cuzk_srs_tier_bytes{tier="%s"}' % TIER_NAMES[loaded_tier(d)]] >= srs["g"].size_bytes and
+          m['cuzk_srs_bytes{circuit_id="g",tier="%s"}' % TIER_NAMES[loaded_tier(d)]] == srs["g"].size_bytes and
+          'cuzk_srs_tier_bytes{tier="hot"}' in m, "the tier metrics agree")
     check("synth-8" in srs, "the synthetic keys are listed")
     e = c.EvictSRS(pb.EvictSrsRequest(circuit_id="g"), timeout=HANG)
     check(e.was_loaded and e.freed_bytes > 0, "evict frees g")
     srs = {s.circuit_id: s for s in status(d).loaded_srs}
     check(srs["g"].tier == pb.SRSStatus.COLD, "g is COLD after evict")
+    check('cuzk_srs_bytes{circuit_id="g",tier="cold"}' in metrics(d), "and so in the metrics")
     e = c.EvictSRS(pb.EvictSrsRequest(circuit_id="g"), timeout=HANG)
     check(not e.was_loaded, "a second evict finds nothing")
     code, msg = code_of(c.PreloadSRS, pb.PreloadSrsRequest(circuit_id="nosuch"), timeout=HANG)
@@ -688,8 +709,9 @@ def t_http_status(d, cc, tmp):
         check(sum(x["prove_ms"] for x in j["partitions"]) <= j["prove_ms"] + 3,
               "partition prove times add up to the job's")
     check(st["counters"]["completed"] == 1, "the counter of completed proofs")
-    check(any(k["circuit_id"] == "synth-8" and k["tier"] == "warm" and k["size_bytes"] > 0
-              for k in st["loaded_keys"]), "the loaded key, warm, with its size: %s" % st["loaded_keys"])
+    tier = TIER_NAMES[loaded_tier(d)]
+    check(any(k["circuit_id"] == "synth-8" and k["tier"] == tier and k["size_bytes"] > 0
+              for k in st["loaded_keys"]), "the loaded key, %s, with its size: %s" % (tier, st["loaded_keys"]))
     # a held job: queued, its partitions queued
     d.pause()
     h = submit(d, synth_req("synth-7-2", rid="h-2")).job_id
@@ -822,7 +844,8 @@ def t_bench_cmds(d, cc, tmp):
     p = bench("status", "-a", d.addr)
     check(p.returncode == 0 and re.search(r"^uptime: \d+ s, completed 13, failed 0$", p.stdout, re.M),
           "status: the counters (1 single + 3 x 4 sweep proofs): %s" % p.stdout.splitlines()[:1])
-    check(re.search(r"^key g: WARM, \d+ bytes, 0 in use$", p.stdout, re.M) and "worker 0:" in p.stdout,
+    key_line = r"^key g: %s, \d+ bytes, 0 in use$" % TIER_NAMES[loaded_tier(d)].upper()
+    check(re.search(key_line, p.stdout, re.M) and "worker 0:" in p.stdout,
           "status: keys and workers")
     p = bench("metrics", "-a", d.addr)
     check(p.returncode == 0 and all(n in metric_names(p.stdout) for n in REF_METRICS) and
@@ -902,7 +925,7 @@ def t_memory(d, cc, tmp):
           "auto budget reported by GetStatus and the metrics")
     d.c.PreloadSRS(pb.PreloadSrsRequest(circuit_id="g"), timeout=HANG)
     m = metrics(d)
-    key = m['cuzk_srs_bytes{circuit_id="g",tier="warm"}']
+    key = m['cuzk_srs_bytes{circuit_id="g",tier="%s"}' % TIER_NAMES[loaded_tier(d)]]
     part = m['cuzk_partition_memory_bytes{circuit_id="g"}']
     check(key > 0 and part > 0 and m["cuzk_memory_key_bytes"] == key, "key and partition sizes exposed")
     # a budget that admits one partition at a time: every proof still completes and verifies

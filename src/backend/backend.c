@@ -26,6 +26,7 @@ struct cz_be_key {
     unsigned refs;
     void *dev;          /* the device backend's key; NULL: proved on the CPU */
     uint64_t dev_bytes;
+    int resident;       /* its points are in device memory (set by the load) */
     struct cz_be_key *next;
 };
 
@@ -183,6 +184,7 @@ cz_err cz_be_load(cz_be *b, const cz_be_circuit *c, cz_be_key **out, char *msg, 
             free(k);
             goto out;
         }
+        k->resident = k->dev && b->ops->key_resident && b->ops->key_resident(b->self, k->dev);
     }
     pthread_mutex_lock(&b->mu);
     k->next = b->keys;
@@ -212,6 +214,7 @@ void cz_be_release(cz_be *b, cz_be_key *k)
 }
 
 uint64_t cz_be_key_device_bytes(const cz_be_key *k) { return k->dev_bytes; }
+int cz_be_key_resident(const cz_be_key *k) { return k->resident; }
 
 cz_err cz_be_worker_create(cz_be *b, cz_be_worker **out, char *msg, size_t msglen)
 {

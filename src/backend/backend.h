@@ -94,6 +94,11 @@ void cz_be_release(cz_be *b, cz_be_key *k);
 /* device bytes the key holds resident (0 on the CPU, or where it did not
  * fit and is proved on the CPU) */
 uint64_t cz_be_key_device_bytes(const cz_be_key *k);
+/* 1 when the key's points are resident in device memory, ready for a
+ * partition (the HOT tier); 0 on the CPU backend, for a key a CUDA backend
+ * proves on the CPU (it did not fit), and for one whose points a CUDA
+ * backend streams from host memory for every partition */
+int cz_be_key_resident(const cz_be_key *k);
 
 cz_err cz_be_worker_create(cz_be *b, cz_be_worker **out, char *msg, size_t msglen);
 void cz_be_worker_destroy(cz_be_worker *w);

@@ -380,6 +380,16 @@ cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint
     return CZ_OK;
 }
 
+int cz__cuda_prover_key_resident(void *self, void *key)
+{
+    (void)self;
+    const dev_key *k = (const dev_key *)key;
+    if (!k) return 0;
+    for (int i = 0; i < 5; i++)
+        if (k->q[i].n && !k->q[i].dev) return 0; /* streamed from the host */
+    return 1;
+}
+
 /* --------------------------------------------------------------- workers */
 
 cz_err cz__cuda_prover_worker_create(void *self, void **out, char *msg, size_t msglen)

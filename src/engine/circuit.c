@@ -152,6 +152,7 @@ void cz__cache_release(cz_circuit_cache *c, cz_circuit *ci)
     ci->last_used_ms = (uint64_t)cz_now_ms();
     if (!ci->refs && ci->evict_pending && ci->loaded && !ci->loading) {
         ci->loading = 1; /* keeps loaders out while we free */
+        ci->on_device = 0;
         drop = 1;
     }
     pthread_mutex_unlock(&c->mu);
@@ -267,9 +268,11 @@ cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64
     }
     if (e) unload(c, ci);
     else working_set(ci);
+    int on_device = !e && ci->bk && cz_be_key_resident(ci->bk);
     pthread_mutex_lock(&c->mu);
     ci->loading = 0;
     ci->loaded = e == CZ_OK;
+    ci->on_device = on_device;
     ci->acct_bytes = e ? 0 : ci->size_bytes;
     ci->last_used_ms = (uint64_t)cz_now_ms();
     pthread_cond_broadcast(&c->cv);
@@ -306,6 +309,7 @@ cz_err cz__cache_evict(cz_circuit_cache *c, const char *id, int *was_loaded, uin
         return CZ_OK;
     }
     ci->loading = 1;
+    ci->on_device = 0;
     uint64_t sz = ci->size_bytes;
     pthread_mutex_unlock(&c->mu);
     unload(c, ci);
@@ -345,7 +349,10 @@ cz_circuit *cz__cache_claim_idle(cz_circuit_cache *c, uint64_t min_idle_ms, cons
         if (now < ci->last_used_ms + min_idle_ms) continue;
         if (!best || ci->last_used_ms < best->last_used_ms) best = ci; /* the longest idle first */
     }
-    if (best) best->loading = 1;
+    if (best) {
+        best->loading = 1;
+        best->on_device = 0;
+    }
     pthread_mutex_unlock(&c->mu);
     return best;
 }
@@ -394,6 +401,8 @@ size_t cz__cache_snapshot(cz_circuit_cache *c, cz_srs_status **out)
     for (cz_circuit *ci = c->head; ci && *out; ci = ci->next, k++) {
         snprintf((*out)[k].circuit_id, sizeof (*out)[k].circuit_id, "%s", ci->key);
         (*out)[k].loaded = ci->loaded;
+        /* an entry being unloaded (loading set) is not on the device any more */
+        (*out)[k].tier = !ci->loaded ? CZ_TIER_COLD : ci->on_device && !ci->loading ? CZ_TIER_HOT : CZ_TIER_WARM;
         (*out)[k].size_bytes = ci->size_bytes;
         (*out)[k].ref_count = ci->refs;
         (*out)[k].partition_bytes = ci->loaded ? cz_mem_ws_total(&ci->ws) : 0;

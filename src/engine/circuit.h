@@ -57,6 +57,7 @@ typedef struct cz_circuit {
     int log2;                 /* synthetic only */
     unsigned refs;
     int loaded, loading, evict_pending;
+    int on_device;            /* loaded with its points resident on the GPU (cache lock) */
     uint64_t size_bytes, last_used_ms;
     /* loaded data */
     cz_r1cs cs;               /* PARAMS: mapped .pce; SYNTH: heap */

@@ -241,6 +241,11 @@ const char *cz_kind_name(int kind)
     return i < 0 ? "unknown" : n[i];
 }
 
+const char *cz_tier_name(cz_tier t)
+{
+    return t == CZ_TIER_HOT ? "hot" : t == CZ_TIER_WARM ? "warm" : "cold";
+}
+
 const char *cz_job_state_name(cz_job_state s)
 {
     static const char *n[] = {"queued", "synthesizing", "proving", "completed", "failed", "cancelled"};

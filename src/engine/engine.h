@@ -191,9 +191,16 @@ cz_err cz_engine_evict(cz_engine *e, const char *circuit_id, int *was_loaded, ui
 
 /* ---- status ---- */
 #define CZ_N_KINDS 6 /* index: cz_kind_index */
+/* where a circuit's keys are (the values of cuzk.v1 SRSStatus.Tier) */
+typedef enum { CZ_TIER_HOT = 0, CZ_TIER_WARM = 1, CZ_TIER_COLD = 2 } cz_tier;
+const char *cz_tier_name(cz_tier t); /* "hot", "warm", "cold" */
 typedef struct {
     char circuit_id[CZ_CIRCUIT_ID_MAX];
     int loaded;
+    /* HOT: loaded and its points resident on the GPU (cz_be_key_resident);
+     * WARM: loaded in host memory (the CPU backend; a CUDA key proved on the
+     * CPU or streamed from the host); COLD: not loaded (on disk) */
+    cz_tier tier;
     uint64_t size_bytes;
     unsigned ref_count;
     uint64_t partition_bytes;  /* one partition's working set (membudget.h); 0 until loaded */

@@ -80,7 +80,7 @@ char *cz_status_json(cz_engine *e)
     for (size_t i = 0; i < st.n_srs; i++) {
         cz_tb_put(&b, "%s{\"circuit_id\":", i ? "," : "");
         cz_tb_json_str(&b, st.srs[i].circuit_id);
-        cz_tb_put(&b, ",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u}", st.srs[i].loaded ? "warm" : "cold",
+        cz_tb_put(&b, ",\"tier\":\"%s\",\"size_bytes\":%llu,\"ref_count\":%u}", cz_tier_name(st.srs[i].tier),
                   (unsigned long long)st.srs[i].size_bytes, st.srs[i].ref_count);
     }
     cz_tb_put(&b, "],\"pipelines\":[");

@@ -92,17 +92,19 @@ char *cz_rpc_metrics_text(cz_engine *e)
             "# TYPE cuzk_gpu_busy_seconds_total counter\n");
     for (unsigned i = 0; i < st.n_workers; i++)
         put(&b, "cuzk_gpu_busy_seconds_total{worker=\"%u\"} %.3f\n", i, st.workers[i].busy_ms / 1e3);
-    put(&b, "# HELP cuzk_srs_bytes Key sizes by circuit and tier (warm: in host memory, cold: on disk).\n"
+    put(&b, "# HELP cuzk_srs_bytes Key sizes by circuit and tier (hot: resident on the GPU, warm: in host "
+            "memory, cold: on disk).\n"
             "# TYPE cuzk_srs_bytes gauge\n");
-    uint64_t tier_bytes[2] = {0, 0}; /* warm, cold */
+    uint64_t tier_bytes[3] = {0, 0, 0}; /* by cz_tier: hot, warm, cold */
     for (size_t i = 0; i < st.n_srs; i++) {
-        put(&b, "cuzk_srs_bytes{circuit_id=\"%s\",tier=\"%s\"} %llu\n", st.srs[i].circuit_id,
-            st.srs[i].loaded ? "warm" : "cold", (unsigned long long)st.srs[i].size_bytes);
-        tier_bytes[st.srs[i].loaded ? 0 : 1] += st.srs[i].size_bytes;
+        cz_tier t = st.srs[i].tier <= CZ_TIER_COLD ? st.srs[i].tier : CZ_TIER_COLD;
+        put(&b, "cuzk_srs_bytes{circuit_id=\"%s\",tier=\"%s\"} %llu\n", st.srs[i].circuit_id, cz_tier_name(t),
+            (unsigned long long)st.srs[i].size_bytes);
+        tier_bytes[t] += st.srs[i].size_bytes;
     }
-    put(&b, "# HELP cuzk_srs_tier_bytes Key sizes summed by tier.\n# TYPE cuzk_srs_tier_bytes gauge\n"
-            "cuzk_srs_tier_bytes{tier=\"warm\"} %llu\ncuzk_srs_tier_bytes{tier=\"cold\"} %llu\n",
-        (unsigned long long)tier_bytes[0], (unsigned long long)tier_bytes[1]);
+    put(&b, "# HELP cuzk_srs_tier_bytes Key sizes summed by tier.\n# TYPE cuzk_srs_tier_bytes gauge\n");
+    for (int t = CZ_TIER_HOT; t <= CZ_TIER_COLD; t++)
+        put(&b, "cuzk_srs_tier_bytes{tier=\"%s\"} %llu\n", cz_tier_name((cz_tier)t), (unsigned long long)tier_bytes[t]);
     uint64_t rss = 0, peak = 0;
     cz_proc_memory(&rss, &peak);
     put(&b, "# HELP process_resident_memory_bytes Resident memory of the daemon.\n"

@@ -446,7 +446,9 @@ static void handle(call *c, const uint8_t *buf, size_t len)
             for (size_t i = 0; i < st.n_srs; i++) {
                 cuzk__v1__srsstatus__init(&sr[i]);
                 sr[i].circuit_id = st.srs[i].circuit_id;
-                sr[i].tier = st.srs[i].loaded ? CUZK__V1__SRSSTATUS__TIER__WARM : CUZK__V1__SRSSTATUS__TIER__COLD;
+                sr[i].tier = st.srs[i].tier == CZ_TIER_HOT    ? CUZK__V1__SRSSTATUS__TIER__HOT
+                             : st.srs[i].tier == CZ_TIER_WARM ? CUZK__V1__SRSSTATUS__TIER__WARM
+                                                              : CUZK__V1__SRSSTATUS__TIER__COLD;
                 sr[i].size_bytes = st.srs[i].size_bytes;
                 sr[i].ref_count = st.srs[i].ref_count;
                 srp[i] = &sr[i];

@@ -60,7 +60,9 @@ typedef struct {
     /* called with on = 1 before and on = 0 after each partition proved on
      * the host (the CPU backend, and a CUDA backend's CPU fallback): the
      * bandwidth-heavy host stage the engine's synthesis throttle watches;
-     * may be NULL. Runs on the proving thread, with no backend lock held. */
+     * may be NULL; on CUDA also around the host-side copy of each witness
+     * into the pinned staging buffers. Runs on the proving thread, possibly
+     * with the device's kernel lock held: it must not call the backend. */
     void (*host_stage)(void *ctx, int on);
     void *host_stage_ctx;
 } cz_backend_opts;

@@ -50,7 +50,8 @@
  * (or a key) larger than the whole budget fails its job at once.
  *
  * Throttle: the backend calls host_stage(on/off) around each partition it
- * proves on the host; e->host_busy counts them under e->th_mu. With
+ * proves on the host (and the CUDA prover around its host-side witness
+ * copy into pinned staging); e->host_busy counts them under e->th_mu. With
  * opts.synthesis_throttle, a synthesis checks it between chunks
  * (synth_yield, circuit.h's hooks) and waits, up to THROTTLE_MAX_WAIT_MS a
  * check, while it is non-zero; checks, waits and time waited are counted.

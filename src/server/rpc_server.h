@@ -42,7 +42,15 @@ void cz_rpc_destroy(cz_rpc_server *s);
 char *cz_rpc_metrics_text(cz_engine *e);
 /* proving worker i's name as GetStatus and /status show it: the CUDA
  * device and the worker ("cuda:0 (NVIDIA H200) worker 1"), or
- * "cpu-worker-N" */
+ * "cpu-worker-N"; it fits in CZ_RPC_WORKER_NAME_MAX bytes */
+#define CZ_RPC_WORKER_NAME_MAX 64
 void cz_rpc_worker_name(const cz_engine_status *st, unsigned i, char *out, size_t outlen);
+
+/* GetStatus's answer over one engine snapshot st: fills *out, whose arrays
+ * and strings point into st and into one block *mem (every worker with a
+ * name of its own); free(*mem) once out is packed, before st is freed.
+ * CZ_ERR_NOMEM when out of memory (*mem is then NULL). */
+struct Cuzk__V1__GetStatusResponse;
+cz_err cz_rpc_status_response(const cz_engine_status *st, struct Cuzk__V1__GetStatusResponse *out, void **mem);
 
 #endif

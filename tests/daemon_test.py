@@ -255,7 +255,10 @@ def t_basics(d, cc, tmp):
     for name in ["cuzk_proofs_completed_total 4", "cuzk_proofs_failed_total 0", "cuzk_uptime_seconds",
                  "cuzk_queue_depth", 'cuzk_proofs_completed{proof_kind="groth16-generic"} 4',
                  'cuzk_proofs_failed{proof_kind="groth16-generic"} 0', "cuzk_proof_duration_seconds_bucket",
-                 "cuzk_proof_duration_seconds_count 4", "cuzk_running_jobs 0", "cuzk_gpu_workers 1",
+                 'cuzk_proof_duration_seconds_count{proof_kind="groth16-generic"} 4',
+                 'cuzk_proof_duration_seconds_bucket{proof_kind="groth16-generic",le="+Inf"} 4',
+                 'cuzk_proof_duration_seconds_count{proof_kind="winning-post"} 0',
+                 "cuzk_running_jobs 0", "cuzk_gpu_workers 1",
                  'cuzk_partition_synthesis_seconds_bucket{le="+Inf"} 7', "cuzk_partition_synthesis_seconds_count 7",
                  "cuzk_partition_prove_seconds_count 7"]:
         check(name in m, "metrics hold %s" % name)

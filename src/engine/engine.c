@@ -186,8 +186,8 @@ struct cz_engine {
     uint64_t completed, failed, cancelled;
     uint64_t completed_k[CZ_N_KINDS], failed_k[CZ_N_KINDS];
     unsigned pending_k[CZ_N_KINDS], running_k[CZ_N_KINDS];
-    uint64_t dur_bucket[12];
-    double dur_sum_s;
+    uint64_t dur_bucket[CZ_N_KINDS][12]; /* by cz_kind_index */
+    double dur_sum_s[CZ_N_KINDS];
     uint64_t synth_total, prove_total;
     uint64_t synth_bucket[12], prove_bucket[12], synth_count, prove_count, synth_sum, prove_sum;
     /* host memory (membudget.h), under e->mu */
@@ -461,9 +461,9 @@ static cz_watch *finish(cz_engine *e, job *j, cz_job_state st, const char *err)
         double s = (j->t_end - j->t_submit) / 1e3;
         e->completed++;
         e->completed_k[ki]++;
-        e->dur_sum_s += s;
+        e->dur_sum_s[ki] += s;
         for (int b = 0; b < 12; b++)
-            if (s <= cz_engine_dur_bounds[b]) e->dur_bucket[b]++;
+            if (s <= cz_engine_dur_bounds[b]) e->dur_bucket[ki][b]++;
     } else if (st == CZ_JOB_FAILED) {
         e->failed++;
         e->failed_k[ki]++;
@@ -1577,7 +1577,7 @@ cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *s)
     for (int l = 0; l < N_LEVELS; l++)
         for (job *j = e->sq[l].head; j; j = j->qnext) s->queued_partitions += j->n_parts - j->next_dispatch;
     memcpy(s->dur_bucket, e->dur_bucket, sizeof s->dur_bucket);
-    s->dur_sum_s = e->dur_sum_s;
+    memcpy(s->dur_sum_s, e->dur_sum_s, sizeof s->dur_sum_s);
     s->synth_ms_total = e->synth_total;
     s->prove_ms_total = e->prove_total;
     memcpy(s->synth_bucket, e->synth_bucket, sizeof s->synth_bucket);

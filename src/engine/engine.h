@@ -223,8 +223,8 @@ typedef struct {
     size_t n_srs;
     cz_srs_status *srs;        /* malloc'ed */
     /* proof durations (submit to end) of completed jobs: Prometheus buckets */
-    uint64_t dur_bucket[12];   /* counts <= cz_engine_dur_bounds[i] seconds */
-    double dur_sum_s;
+    uint64_t dur_bucket[CZ_N_KINDS][12]; /* by kind index: counts <= cz_engine_dur_bounds[i] seconds */
+    double dur_sum_s[CZ_N_KINDS];
     uint64_t synth_ms_total, prove_ms_total;
     /* per partition: synthesis and prove (+ verify) times, Prometheus
      * buckets (counts <= cz_engine_stage_bounds[i] seconds), count, sum */

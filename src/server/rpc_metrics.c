@@ -44,16 +44,24 @@ char *cz_rpc_metrics_text(cz_engine *e)
     for (int i = 1; i < CZ_N_KINDS; i++)
         put(&b, "cuzk_proofs_failed{proof_kind=\"%s\"} %llu\n", cz_kind_name(cz_kind_from_index(i)),
             (unsigned long long)st.failed_by_kind[i]);
-    put(&b, "# HELP cuzk_proof_duration_seconds Submit-to-completion time of completed proofs.\n"
+    /* by proof_kind, as the reference's (a summary there: its _sum and
+     * _count per proof_kind read the same here) */
+    put(&b, "# HELP cuzk_proof_duration_seconds Submit-to-completion time of completed proofs, by proof kind.\n"
             "# TYPE cuzk_proof_duration_seconds histogram\n");
-    for (int i = 0; i < 12; i++) {
-        if (i == 11) put(&b, "cuzk_proof_duration_seconds_bucket{le=\"+Inf\"} %llu\n", (unsigned long long)st.dur_bucket[i]);
-        else
-            put(&b, "cuzk_proof_duration_seconds_bucket{le=\"%g\"} %llu\n", cz_engine_dur_bounds[i],
-                (unsigned long long)st.dur_bucket[i]);
+    for (int k = 1; k < CZ_N_KINDS; k++) {
+        const char *kn = cz_kind_name(cz_kind_from_index(k));
+        for (int i = 0; i < 12; i++) {
+            if (i == 11)
+                put(&b, "cuzk_proof_duration_seconds_bucket{proof_kind=\"%s\",le=\"+Inf\"} %llu\n", kn,
+                    (unsigned long long)st.dur_bucket[k][i]);
+            else
+                put(&b, "cuzk_proof_duration_seconds_bucket{proof_kind=\"%s\",le=\"%g\"} %llu\n", kn,
+                    cz_engine_dur_bounds[i], (unsigned long long)st.dur_bucket[k][i]);
+        }
+        put(&b, "cuzk_proof_duration_seconds_sum{proof_kind=\"%s\"} %.3f\n"
+                "cuzk_proof_duration_seconds_count{proof_kind=\"%s\"} %llu\n",
+            kn, st.dur_sum_s[k], kn, (unsigned long long)st.completed_by_kind[k]);
     }
-    put(&b, "cuzk_proof_duration_seconds_sum %.3f\ncuzk_proof_duration_seconds_count %llu\n", st.dur_sum_s,
-        (unsigned long long)st.completed);
     put(&b, "# HELP cuzk_running_jobs Jobs being synthesized or proved.\n"
             "# TYPE cuzk_running_jobs gauge\ncuzk_running_jobs %u\n",
         st.running_jobs);

@@ -5,6 +5,7 @@
  *              [--markdown]
  *   cuzk-bench waterfall LOG [--svg OUT.svg] [--json OUT.json]   (waterfall.c)
  *   cuzk-bench batch -a ADDR [-c N] [-j N] JOB...                 (batch.c)
+ *   cuzk-bench single | sweep | status | metrics | preload -a ADDR ... (batch.c)
  *   cuzk-bench partition --log2 K --count N [--backend B] ...     (partition.c)
  *
  * --filter keeps the ops whose "group/op" name contains SUBSTR; --quick uses
@@ -387,7 +388,12 @@ static void usage(FILE *f)
                "                  [--json FILE] [--seed S] [--threads T]\n"
                "                        prove N partitions of a 2^K synthetic circuit back to back\n"
                "       cuzk-bench waterfall LOG [--svg OUT.svg] [--json OUT.json]\n"
-               "       cuzk-bench batch -a ADDR [-c N] [-j N] JOB...\n");
+               "       cuzk-bench batch -a ADDR [-c N] [-j N] JOB...\n"
+               "       cuzk-bench single -a ADDR JOB\n"
+               "       cuzk-bench sweep -a ADDR -j 1,2,4,8 [-c N] [--svg OUT.svg] [--json OUT.json] JOB...\n"
+               "       cuzk-bench status | metrics -a ADDR\n"
+               "       cuzk-bench preload -a ADDR CIRCUIT_ID...\n"
+               "       (daemon subcommands: ADDR unix:///path or host:port, --tls-ca CA.pem for TLS)\n");
 }
 
 int main(int argc, char **argv)
@@ -396,6 +402,16 @@ int main(int argc, char **argv)
         return cz_bench_waterfall_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "batch"))
         return cz_bench_batch_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "single"))
+        return cz_bench_single_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "sweep"))
+        return cz_bench_sweep_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "status"))
+        return cz_bench_status_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "metrics"))
+        return cz_bench_metrics_main(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "preload"))
+        return cz_bench_preload_main(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "partition"))
         return cz_bench_partition_main(argc - 1, argv + 1);
     static cz_bench b;

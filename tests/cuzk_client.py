@@ -26,11 +26,16 @@ MAX_MESSAGE = 1 << 30
 
 
 class Client:
-    def __init__(self, address, max_message=MAX_MESSAGE):
-        self.channel = grpc.insecure_channel(
-            address,
-            options=[("grpc.max_send_message_length", max_message),
-                     ("grpc.max_receive_message_length", max_message)])
+    def __init__(self, address, max_message=MAX_MESSAGE, root_cert=None):
+        """root_cert: PEM bytes of the CA a TLS daemon's certificate chains
+        to (a TLS channel); None: a plain channel"""
+        options = [("grpc.max_send_message_length", max_message),
+                   ("grpc.max_receive_message_length", max_message)]
+        if root_cert is None:
+            self.channel = grpc.insecure_channel(address, options=options)
+        else:
+            self.channel = grpc.secure_channel(
+                address, grpc.ssl_channel_credentials(root_certificates=root_cert), options=options)
         for name, (req, resp) in _METHODS.items():
             setattr(self, name, self.channel.unary_unary(
                 SERVICE + name,

@@ -138,6 +138,7 @@ static void test_bellperson(cz_rng *rng, cz_pool *pool)
     cz_be_key *k1 = NULL, *k2 = NULL;
     CHECK_MSG(cz_be_load(b, &c, &k1, msg, sizeof msg) == CZ_OK && k1, "%s", msg);
     CHECK(cz_be_key_device_bytes(k1) == 0);
+    CHECK(!cz_be_key_resident(k1)); /* the CPU backend never holds a key on a device */
     cz_be_worker *w1 = NULL, *w2 = NULL;
     CHECK_MSG(cz_be_worker_create(b, &w1, msg, sizeof msg) == CZ_OK && w1, "%s", msg);
     /* a second worker with one thread: a backend opened with threads = 1 */

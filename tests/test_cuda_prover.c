@@ -139,6 +139,7 @@ static void case_bellperson(uint64_t n, unsigned n_pub, uint32_t gen, uint64_t s
     CHECK_MSG(cz_be_load(gpu, &bc, &kg, msg, sizeof msg) == CZ_OK, "%s: %s", what, msg);
     if (kc && kg) {
         CHECK_MSG(cz_be_key_device_bytes(kg) > 0, "%s: not resident", what);
+        CHECK_MSG(cz_be_key_resident(kg) && !cz_be_key_resident(kc), "%s: residency misreported", what);
         int on_cpu = -1;
         same_proof(kc, kg, wg, c.w, &c.pvk, c.cs.n_inputs - 1, what, &on_cpu);
         CHECK_MSG(on_cpu == 0, "%s: proved on the CPU", what);
@@ -284,6 +285,7 @@ static void case_injection(void)
     cz_cuda_inject(0, 0);
     if (kg) { /* the whole key did not fit: its points are streamed */
         CHECK(cz_be_key_device_bytes(kg) > 0);
+        CHECK(!cz_be_key_resident(kg));
         int on_cpu = -1;
         same_proof(kc, kg, wg, c.w, &c.pvk, c.cs.n_inputs - 1, "load failed", &on_cpu);
         CHECK(on_cpu == 0);
@@ -299,6 +301,7 @@ static void case_injection(void)
         cz__cuda_vram_set_budget(0, budget);
         if (kg) {
             CHECK(cz_be_key_device_bytes(kg) == 0);
+            CHECK(!cz_be_key_resident(kg));
             int on_cpu = -1;
             same_proof(kc, kg, wg, c.w, &c.pvk, c.cs.n_inputs - 1, "over budget", &on_cpu);
             CHECK(on_cpu == 1);
@@ -332,6 +335,7 @@ static void case_streamed(void)
             cz__cuda_prover_stream_knob(-1, chunks[i]);
             if (!kg) continue;
             snprintf(what, sizeof what, "%s streamed, chunk %zu", z ? "zkey" : "bellperson", chunks[i]);
+            CHECK_MSG(!cz_be_key_resident(kg), "%s: reported resident", what);
             int on_cpu = -1;
             same_proof(kc, kg, wg, c.w, z ? &zpvk : &c.pvk, c.cs.n_inputs - 1, what, &on_cpu);
             CHECK_MSG(on_cpu == 0, "%s: proved on the CPU", what);

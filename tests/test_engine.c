@@ -84,6 +84,18 @@ static int proofs_verify(const keys *k, const cz_job_result *r, size_t parts)
     return ok;
 }
 
+/* the tier GetStatus would report for circuit id; -1 when it is not listed */
+static int tier_of(cz_engine *e, const char *id)
+{
+    cz_engine_status st;
+    int t = -1;
+    if (cz_engine_get_status(e, &st) != CZ_OK) return -1;
+    for (size_t i = 0; i < st.n_srs; i++)
+        if (!strcmp(st.srs[i].circuit_id, id)) t = (int)st.srs[i].tier;
+    cz_engine_status_free(&st);
+    return t;
+}
+
 static cz_job_request req(const char *rid, int prio, const char *cid, const uint8_t *pl, size_t len)
 {
     cz_job_request r;
@@ -99,8 +111,12 @@ static cz_job_request req(const char *rid, int prio, const char *cid, const uint
 
 /* watches that record the order in which jobs end */
 static char order[16][CZ_JOB_ID_MAX];
-static _Atomic int n_order;
-static void record(cz_watch *w) { snprintf(order[n_order++ % 16], CZ_JOB_ID_MAX, "%s", w->job_id); }
+static _Atomic int n_slot, n_order; /* n_order counts the entries written (read after it) */
+static void record(cz_watch *w)
+{
+    snprintf(order[n_slot++ % 16], CZ_JOB_ID_MAX, "%s", w->job_id);
+    n_order++;
+}
 
 int main(void)
 {
@@ -209,7 +225,7 @@ int main(void)
     const char *want[6] = {cid, hid, nid[0], nid[1], nid[2], lid};
     for (int i = 0; i < 6 && n_order == 6; i++) CHECK_MSG(!strcmp(order[i], want[i]), "end %d: %s, want %s", i, order[i], want[i]);
     /* a watch on an ended job runs at once */
-    n_order = 0;
+    n_order = n_slot = 0;
     cz_watch late = {.cb = record};
     CHECK(cz_engine_watch(e, cid, &late) == CZ_OK && n_order == 1);
     CHECK(cz_engine_unwatch(e, &late) == 0);
@@ -313,6 +329,16 @@ int main(void)
         CHECK(cz_engine_create(&e, &ob, msg, sizeof msg) == CZ_OK);
         CHECK(cz_engine_get_status(e, &st) == CZ_OK && st.n_workers == 2 && !strcmp(st.backend, "cpu"));
         cz_engine_status_free(&st);
+        /* tiers on the CPU backend: never HOT; WARM once loaded, COLD after evict */
+        CHECK(tier_of(e, "g") == -1);
+        CHECK(cz_engine_preload(e, "g", &already, &ms, msg, sizeof msg) == CZ_OK && !already);
+        CHECK_MSG(tier_of(e, "g") == CZ_TIER_WARM, "tier %d", tier_of(e, "g"));
+        CHECK(cz_engine_evict(e, "g", &wl, &freed, msg, sizeof msg) == CZ_OK && wl);
+        CHECK_MSG(tier_of(e, "g") == CZ_TIER_COLD, "tier %d", tier_of(e, "g"));
+        CHECK(cz_engine_preload(e, "g", &already, &ms, msg, sizeof msg) == CZ_OK && !already);
+        CHECK(tier_of(e, "g") == CZ_TIER_WARM);
+        CHECK(!strcmp(cz_tier_name(CZ_TIER_HOT), "hot") && !strcmp(cz_tier_name(CZ_TIER_WARM), "warm") &&
+              !strcmp(cz_tier_name(CZ_TIER_COLD), "cold"));
         cz_engine_destroy(e);
         if (cz_backend_cuda_devices() == 0) {
             ob.backend = CZ_BACKEND_CUDA;

@@ -1,8 +1,9 @@
-/* test_merkle.c — Poseidon Merkle inclusion: the insertion gadgets place the
+/* test_merkle.c — Poseidon and SHA-256 Merkle inclusion: the insertion gadgets place the
  * element at every position with 2 / 8 / 22 constraints; the PoR circuit
  * of por.rs for the shapes storage-proofs-core tests (64 leaves per base
  * tree) has the published constraint counts (base-8 1,063, base-2 1,887,
- * 8-8 1,593, 8-8-2 1,907, ...; private root one fewer) and inputs; its
+ * 8-8 1,593, 8-8-2 1,907, ...; private root one fewer; with Sha256Hasher
+ * base-2 272,295, base-4 216,258, base-8 250,987) and inputs; its
  * recorded witness satisfies the system with the index and root as the
  * public inputs, witness-only, compact and counting modes agree with
  * recording, a
@@ -15,6 +16,7 @@
 
 #include "circuits/cs.h"
 #include "circuits/merkle.h"
+#include "circuits/sha256_gadget.h"
 #include "testutil.h"
 
 static void test_insert(cz_rng *rng)
@@ -99,7 +101,19 @@ static void por_case(const shape_case *sc, int private_root, cz_rng *rng, int ve
     uint64_t nbool = 0;
     for (uint64_t j = 0; j < n_aux; j++) nbool += (mask[j / 64] >> (j % 64)) & 1;
     uint64_t want_bool = nbits;
-    for (uint32_t l = 0; l < cz_tree_levels(t); l++) want_bool += cz_tree_level_arity(t, l) == 8 ? 2 : 0;
+    for (uint32_t l = 0; l < cz_tree_levels(t); l++) {
+        uint32_t a = cz_tree_level_arity(t, l);
+        want_bool += a == 8 ? 2 : 0;
+        if (t->hash == CZ_TREE_SHA256) { /* and every bit of the node hash */
+            cz_cs hc;
+            cz_num kids[8];
+            CHECK(cz_cs_init_count(&hc) == CZ_OK);
+            for (uint32_t i = 0; i < a; i++) kids[i] = cz_num_alloc(&hc, &leaf);
+            (void)cz_sha256_hash_multi_leaf(&hc, kids, a);
+            want_bool += hc.n_bits;
+            cz_cs_free(&hc);
+        }
+    }
     CHECK_MSG(nbool == want_bool, "%s: %llu boolean aux, want %llu", sc->name, (unsigned long long)nbool,
               (unsigned long long)want_bool);
 
@@ -180,10 +194,14 @@ int main(void)
 
     /* storage-proofs-core tests/por_circuit.rs: 64 leaves per base tree */
     static const shape_case cases[] = {
-        {"base-2", {2, 6, 0, 0}, 1887},    {"base-4", {4, 3, 0, 0}, 1164},
-        {"base-8", {8, 2, 0, 0}, 1063},    {"sub-8-2", {8, 2, 2, 0}, 1377},
-        {"top-8-4-2", {8, 2, 4, 2}, 1764}, {"sub-8-8", {8, 2, 8, 0}, 1593},
-        {"top-8-8-2", {8, 2, 8, 2}, 1907}, {"top-8-2-4", {8, 2, 2, 4}, 1764},
+        {"base-2", {2, 6, 0, 0, CZ_TREE_POSEIDON}, 1887},    {"base-4", {4, 3, 0, 0, CZ_TREE_POSEIDON}, 1164},
+        {"base-8", {8, 2, 0, 0, CZ_TREE_POSEIDON}, 1063},    {"sub-8-2", {8, 2, 2, 0, CZ_TREE_POSEIDON}, 1377},
+        {"top-8-4-2", {8, 2, 4, 2, CZ_TREE_POSEIDON}, 1764}, {"sub-8-8", {8, 2, 8, 0, CZ_TREE_POSEIDON}, 1593},
+        {"top-8-8-2", {8, 2, 8, 2, CZ_TREE_POSEIDON}, 1907}, {"top-8-2-4", {8, 2, 2, 4, CZ_TREE_POSEIDON}, 1764},
+        /* the same with Sha256Hasher (tree D's hash) */
+        {"sha256-base-2", {2, 6, 0, 0, CZ_TREE_SHA256}, 272295},
+        {"sha256-base-4", {4, 3, 0, 0, CZ_TREE_SHA256}, 216258},
+        {"sha256-base-8", {8, 2, 0, 0, CZ_TREE_SHA256}, 250987},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         por_case(&cases[i], 0, &rng, 1);
@@ -193,8 +211,8 @@ int main(void)
      * (8-8-0); 64 GiB adds a binary top (8-8-2). 530 per octal level,
      * 314 per binary one, + 3 */
     static const shape_case sectors[] = {
-        {"32GiB-8-8-0", {8, 9, 8, 0}, 10 * 530 + 3},
-        {"64GiB-8-8-2", {8, 9, 8, 2}, 10 * 530 + 314 + 3},
+        {"32GiB-8-8-0", {8, 9, 8, 0, CZ_TREE_POSEIDON}, 10 * 530 + 3},
+        {"64GiB-8-8-2", {8, 9, 8, 2, CZ_TREE_POSEIDON}, 10 * 530 + 314 + 3},
     };
     for (size_t i = 0; i < 2; i++) por_case(&sectors[i], 0, &rng, 1);
 
@@ -222,6 +240,50 @@ int main(void)
         CHECK(w && cz_r1cs_is_satisfied(&r, w, &bad, NULL));
         free(w);
         cz_r1cs_free(&r);
+    }
+
+    /* the PoRep's enforce_inclusion (leaf and root allocated by the caller,
+     * private root) over tree D: a 64-leaf binary SHA-256 tree recorded and
+     * satisfied (the private-root PoR count, 272,294), and the 32 GiB
+     * tree D (2^30 leaves) counted: 30 levels of the published per-level
+     * cost (272,295 - 3) / 6 = 45,382, plus packing and root equality */
+    {
+        const cz_tree_shape td = {2, 6, 0, 0, CZ_TREE_SHA256};
+        cz_fr path[30], leaf, root;
+        for (int i = 0; i < 6; i++) cz_fr_random(&path[i], &rng);
+        cz_fr_random(&leaf, &rng);
+        uint64_t index = cz_rng_u64(&rng) & 63;
+        cz_merkle_root(&root, &td, &leaf, index, path);
+        cz_cs cs;
+        CHECK(cz_cs_init_record(&cs) == CZ_OK);
+        cz_num lf = cz_num_alloc(&cs, &leaf), rt = cz_num_alloc(&cs, &root);
+        cz_por_enforce_inclusion(&cs, &td, &lf, index, path, &rt);
+        CHECK_MSG(cs.n_constraints == 272294 && cs.n_inputs == 2, "tree-D inclusion: %llu",
+                  (unsigned long long)cs.n_constraints);
+        cz_r1cs r;
+        cz_fr *w = NULL;
+        CHECK(cz_cs_finish_record(&cs, &r, &w, NULL) == CZ_OK);
+        uint64_t bad;
+        cz_fr iv;
+        cz_fr_from_u64(&iv, index);
+        CHECK(w && cz_r1cs_is_satisfied(&r, w, &bad, NULL) && cz_fr_eq(&w[1], &iv));
+        CHECK(cz_fr_eq(&w[2], &leaf) && cz_fr_eq(&w[3], &root));
+        free(w);
+        cz_r1cs_free(&r);
+
+        const cz_tree_shape td32 = {2, 30, 0, 0, CZ_TREE_SHA256};
+        for (int i = 0; i < 30; i++) cz_fr_random(&path[i], &rng);
+        index = cz_rng_u64(&rng) & ((1ull << 30) - 1);
+        cz_merkle_root(&root, &td32, &leaf, index, path);
+        CHECK(cz_cs_init_count(&cs) == CZ_OK);
+        lf = cz_num_alloc(&cs, &leaf);
+        rt = cz_num_alloc(&cs, &root);
+        cz_por_enforce_inclusion(&cs, &td32, &lf, index, path, &rt);
+        CHECK_MSG(cs.n_constraints == 30 * ((272295 - 3) / 6) + 2 && cs.n_inputs == 2,
+                  "32 GiB tree-D inclusion: %llu", (unsigned long long)cs.n_constraints);
+        printf("32 GiB tree-D inclusion (enforce_inclusion): %llu constraints, %llu aux\n",
+               (unsigned long long)cs.n_constraints, (unsigned long long)cs.n_aux);
+        cz_cs_free(&cs);
     }
 
     /* select: 2^k - 1 picks, the indexed element */
@@ -254,7 +316,7 @@ int main(void)
     /* por_no_challenge_input: caller's bits, path and root; levels x
      * (insert + hash) + 1, no input */
     {
-        const cz_tree_shape t = {8, 2, 8, 2};
+        const cz_tree_shape t = {8, 2, 8, 2, CZ_TREE_POSEIDON};
         uint32_t plen = cz_tree_path_len(&t), nb = cz_tree_index_bits(&t);
         cz_fr pv[40], lv, rv;
         for (uint32_t i = 0; i < plen; i++) cz_fr_random(&pv[i], &rng);
@@ -285,7 +347,9 @@ int main(void)
         }
     }
 
-    cz_tree_shape badshape = {3, 2, 0, 0}, badtop = {8, 2, 0, 2};
+    cz_tree_shape badshape = {3, 2, 0, 0, CZ_TREE_POSEIDON}, badtop = {8, 2, 0, 2, CZ_TREE_POSEIDON};
+    cz_tree_shape badhash = {2, 2, 0, 0, 7};
     CHECK(cz_tree_shape_check(&badshape) != CZ_OK && cz_tree_shape_check(&badtop) != CZ_OK);
+    CHECK(cz_tree_shape_check(&badhash) != CZ_OK);
     return cz_test_finish("test_merkle");
 }

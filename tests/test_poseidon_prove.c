@@ -16,7 +16,7 @@ int main(void)
 {
     cz_rng rng;
     cz_rng_seed(&rng, cz_test_seed("test_poseidon_prove", 12));
-    const cz_tree_shape t = {8, 2, 0, 0};
+    const cz_tree_shape t = {8, 2, 0, 0, CZ_TREE_POSEIDON};
     cz_fr path[14], leaf, root;
     for (int i = 0; i < 14; i++) cz_fr_random(&path[i], &rng);
     cz_fr_random(&leaf, &rng);

@@ -26,6 +26,7 @@ struct cz_be_key {
     unsigned refs;
     void *dev;          /* the device backend's key; NULL: proved on the CPU */
     uint64_t dev_bytes;
+    int resident;       /* its points are in device memory (set by the load) */
     struct cz_be_key *next;
 };
 
@@ -183,6 +184,7 @@ cz_err cz_be_load(cz_be *b, const cz_be_circuit *c, cz_be_key **out, char *msg, 
             free(k);
             goto out;
         }
+        k->resident = k->dev && b->ops->key_resident && b->ops->key_resident(b->self, k->dev);
     }
     pthread_mutex_lock(&b->mu);
     k->next = b->keys;
@@ -212,6 +214,7 @@ void cz_be_release(cz_be *b, cz_be_key *k)
 }
 
 uint64_t cz_be_key_device_bytes(const cz_be_key *k) { return k->dev_bytes; }
+int cz_be_key_resident(const cz_be_key *k) { return k->resident; }
 
 cz_err cz_be_worker_create(cz_be *b, cz_be_worker **out, char *msg, size_t msglen)
 {
@@ -258,8 +261,12 @@ static cz_err prove_cpu(cz_be_worker *w, const cz_be_circuit *c, const cz_fr *wi
         cz_err e = cz_pool_create(&w->pool, w->b->o.threads);
         if (e) return cz_fail(e, msg, msglen, "cannot start a thread pool");
     }
-    if (c->zpk) return cz_groth16_prove_zkey(out, c->zpk, wit, r, s, w->pool, t, msg, msglen);
-    return cz_groth16_prove(out, c->pk, c->cs, wit, r, s, w->pool, t, msg, msglen);
+    const cz_backend_opts *o = &w->b->o;
+    if (o->host_stage) o->host_stage(o->host_stage_ctx, 1);
+    cz_err e = c->zpk ? cz_groth16_prove_zkey(out, c->zpk, wit, r, s, w->pool, t, msg, msglen)
+                      : cz_groth16_prove(out, c->pk, c->cs, wit, r, s, w->pool, t, msg, msglen);
+    if (o->host_stage) o->host_stage(o->host_stage_ctx, 0);
+    return e;
 }
 
 cz_err cz_be_prove(cz_be_worker *w, cz_be_key *k, const cz_fr *wit, const cz_fr *r, const cz_fr *s,

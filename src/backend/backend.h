@@ -57,6 +57,14 @@ typedef struct {
     uint64_t vram_margin;  /* CUDA: device bytes kept out of the budget;
                             * 0 = CZ_BE_VRAM_MARGIN_DEFAULT */
     int quiet;             /* no warnings on stderr */
+    /* called with on = 1 before and on = 0 after each partition proved on
+     * the host (the CPU backend, and a CUDA backend's CPU fallback): the
+     * bandwidth-heavy host stage the engine's synthesis throttle watches;
+     * may be NULL; on CUDA also around the host-side copy of each witness
+     * into the pinned staging buffers. Runs on the proving thread, possibly
+     * with the device's kernel lock held: it must not call the backend. */
+    void (*host_stage)(void *ctx, int on);
+    void *host_stage_ctx;
 } cz_backend_opts;
 
 #define CZ_BE_VRAM_MARGIN_DEFAULT ((uint64_t)512 << 20)
@@ -88,6 +96,11 @@ void cz_be_release(cz_be *b, cz_be_key *k);
 /* device bytes the key holds resident (0 on the CPU, or where it did not
  * fit and is proved on the CPU) */
 uint64_t cz_be_key_device_bytes(const cz_be_key *k);
+/* 1 when the key's points are resident in device memory, ready for a
+ * partition (the HOT tier); 0 on the CPU backend, for a key a CUDA backend
+ * proves on the CPU (it did not fit), and for one whose points a CUDA
+ * backend streams from host memory for every partition */
+int cz_be_key_resident(const cz_be_key *k);
 
 cz_err cz_be_worker_create(cz_be *b, cz_be_worker **out, char *msg, size_t msglen);
 void cz_be_worker_destroy(cz_be_worker *w);

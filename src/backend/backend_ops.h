@@ -32,6 +32,8 @@ typedef struct {
     cz_err (*prove)(void *w, void *key, const cz_fr *wit, const cz_fr *r, const cz_fr *s, cz_groth16_proof *out,
                     cz_groth16_timings *t, char *msg, size_t msglen);
     void (*vram)(void *self, uint64_t *budget, uint64_t *used, uint64_t *peak);
+    /* 1 when key's points are in device memory (0: streamed from the host) */
+    int (*key_resident)(void *self, void *key);
 } cz_be_ops;
 
 #ifdef __CUDACC__

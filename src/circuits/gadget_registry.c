@@ -22,9 +22,19 @@ const cz_gadget_def cz_gadget_table[] = {
      cz_gadget_synth_poseidon8},
     {"poseidon-11", "--tag ID (0: Merkle tag)", "legacy Poseidon circuit, arity 11, allocated inputs",
      cz_gadget_synth_poseidon11},
-    {"por", "--arity A (8) --levels L (2) --sub S (0) --top T (0) --private 0|1 (0)",
-     "PoR circuit (por.rs) of a Poseidon tree: L levels of A, optional sub/top levels; 32 GiB: --levels 9 --sub 8",
+    {"por", "--arity A (8) --levels L (2) --sub S (0) --top T (0) --private 0|1 (0) --sha256 0|1 (0)",
+     "PoR circuit (por.rs) of a Poseidon (or, --sha256 1, SHA-256) tree: L levels of A, optional sub/top levels; "
+     "32 GiB: --levels 9 --sub 8; tree D: --sha256 1 --arity 2 --levels 30",
      cz_gadget_synth_por},
+    {"comm-r", "", "PoSt comm_r check: comm_r = Poseidon-2(comm_c, comm_r_last), comm_r an input",
+     cz_gadget_synth_comm_r},
+    {"post", "--sectors N (1) --challenges C (10) --arity A (8) --levels L (9) --sub S (8) --top T (0)",
+     "fallback PoSt sectors (comm_r check + C inclusions each); WindowPoSt sector: defaults; WinningPoSt: "
+     "--sectors 66 --challenges 1",
+     cz_gadget_synth_post},
+    {"label", "--layer L (3) --node N (22)",
+     "PoRep create_label over 37 allocated 256-bit parents and a 256-bit allocated replica id",
+     cz_gadget_synth_label},
 };
 const size_t cz_gadget_table_len = sizeof cz_gadget_table / sizeof cz_gadget_table[0];
 

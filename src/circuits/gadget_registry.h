@@ -47,4 +47,9 @@ cz_err cz_gadget_synth_poseidon8(cz_cs *cs, const cz_gadget_kv *kv, int nkv, cha
 cz_err cz_gadget_synth_poseidon11(cz_cs *cs, const cz_gadget_kv *kv, int nkv, char *msg, size_t msglen);
 cz_err cz_gadget_synth_por(cz_cs *cs, const cz_gadget_kv *kv, int nkv, char *msg, size_t msglen);
 
+/* synth functions (filecoin_registry.c) */
+cz_err cz_gadget_synth_comm_r(cz_cs *cs, const cz_gadget_kv *kv, int nkv, char *msg, size_t msglen);
+cz_err cz_gadget_synth_post(cz_cs *cs, const cz_gadget_kv *kv, int nkv, char *msg, size_t msglen);
+cz_err cz_gadget_synth_label(cz_cs *cs, const cz_gadget_kv *kv, int nkv, char *msg, size_t msglen);
+
 #endif

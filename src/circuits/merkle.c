@@ -1,5 +1,5 @@
-/* merkle.c — Poseidon Merkle inclusion (see merkle.h): tree shapes, the
- * native root, the insertion gadgets and the PoR circuit.
+/* merkle.c — Poseidon and SHA-256 Merkle inclusion (see merkle.h): tree
+ * shapes, the native root, the insertion gadgets and the PoR circuit.
  *
  * The insertion networks are storage-proofs-core's insert_2 / insert_4 /
  * insert_8, pick for pick and in the same order, so the allocated variables
@@ -12,6 +12,7 @@
 #include "circuits/gadgets.h"
 #include "circuits/merkle.h"
 #include "circuits/poseidon_circuit.h"
+#include "circuits/sha256_gadget.h"
 
 static int arity_ok(uint32_t a) { return a == 2 || a == 4 || a == 8; }
 static uint32_t log2a(uint32_t a) { return a == 2 ? 1 : a == 4 ? 2 : 3; }
@@ -19,6 +20,7 @@ static uint32_t log2a(uint32_t a) { return a == 2 ? 1 : a == 4 ? 2 : 3; }
 cz_err cz_tree_shape_check(const cz_tree_shape *t)
 {
     if (!arity_ok(t->base_arity) || t->base_levels < 1) return CZ_ERR_INVALID_ARG;
+    if (t->hash != CZ_TREE_POSEIDON && t->hash != CZ_TREE_SHA256) return CZ_ERR_INVALID_ARG;
     if (t->sub_arity && !arity_ok(t->sub_arity)) return CZ_ERR_INVALID_ARG;
     if (t->top_arity && (!arity_ok(t->top_arity) || !t->sub_arity)) return CZ_ERR_INVALID_ARG;
     if ((uint64_t)t->base_levels * log2a(t->base_arity) + (t->sub_arity ? log2a(t->sub_arity) : 0) +
@@ -53,6 +55,19 @@ uint32_t cz_tree_path_len(const cz_tree_shape *t)
     return n;
 }
 
+void cz_merkle_node(cz_fr *out, const cz_tree_shape *t, uint32_t arity, const cz_fr *children)
+{
+    if (t->hash == CZ_TREE_SHA256) cz_sha256_hash_native(out, children, arity);
+    else cz_poseidon_hash(out, cz_poseidon_get(arity), children);
+}
+
+/* one level's hash in-circuit */
+static cz_num node_circuit(cz_cs *cs, const cz_tree_shape *t, uint32_t arity, const cz_num *pre)
+{
+    if (t->hash == CZ_TREE_SHA256) return cz_sha256_hash_multi_leaf(cs, pre, arity);
+    return cz_poseidon_circuit(cs, cz_poseidon_get(arity), NULL, pre);
+}
+
 void cz_merkle_root(cz_fr *root, const cz_tree_shape *t, const cz_fr *leaf, uint64_t index,
                     const cz_fr *path)
 {
@@ -63,7 +78,7 @@ void cz_merkle_root(cz_fr *root, const cz_tree_shape *t, const cz_fr *leaf, uint
         index >>= log2a(a);
         for (uint32_t i = 0, s = 0; i < a; i++) pre[i] = i == pos ? cur : path[s++];
         path += a - 1;
-        cz_poseidon_hash(&cur, cz_poseidon_get(a), pre);
+        cz_merkle_node(&cur, t, a, pre);
     }
     *root = cur;
 }
@@ -177,10 +192,11 @@ cz_num cz_select_circuit(cz_cs *cs, const cz_num *from, const cz_bool *bits, uin
 
 /* ---- the PoR circuit ---- */
 
-/* root_var: an already allocated root (Root::Var), or NULL to allocate
- * root_val after the packing (Root::Val) */
-static void por(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t index,
-                const cz_fr *path, const cz_fr *root_val, const cz_num *root_var, int private_root)
+/* leaf_var / root_var: already allocated (Root::Var), or NULL to allocate
+ * leaf_val first / root_val after the packing (Root::Val) */
+static void por(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf_val, const cz_num *leaf_var,
+                uint64_t index, const cz_fr *path, const cz_fr *root_val, const cz_num *root_var,
+                int private_root)
 {
     if (cz_tree_shape_check(t) != CZ_OK) {
         if (cs->err == CZ_OK) cs->err = CZ_ERR_INVALID_ARG;
@@ -189,7 +205,7 @@ static void por(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t i
     const int rec = cz_cs_rec(cs);
     cz_bool bits[64];
     uint32_t nbits = 0;
-    cz_num cur = cz_num_alloc(cs, leaf);
+    cz_num cur = leaf_var ? *leaf_var : cz_num_alloc(cs, leaf_val);
     uint32_t L = cz_tree_levels(t);
     uint64_t idx = index;
     for (uint32_t l = 0; l < L; l++) {
@@ -202,7 +218,7 @@ static void por(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t i
         for (uint32_t i = 0; i + 1 < a; i++) sib[i] = cz_num_alloc(cs, &path[i]);
         path += a - 1;
         cz_insert_circuit(cs, pre, &cur, lb, sib, a);
-        cur = cz_poseidon_circuit(cs, cz_poseidon_get(a), NULL, pre);
+        cur = node_circuit(cs, t, a, pre);
     }
     /* multipack::pack_into_inputs: the bits (< 254 of them) as one input */
     cz_pack_into_inputs(cs, bits, nbits);
@@ -220,13 +236,19 @@ static void por(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t i
 void cz_por_circuit(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t index,
                     const cz_fr *path, const cz_fr *root, int private_root)
 {
-    por(cs, t, leaf, index, path, root, NULL, private_root);
+    por(cs, t, leaf, NULL, index, path, root, NULL, private_root);
 }
 
 void cz_por_circuit_root(cz_cs *cs, const cz_tree_shape *t, const cz_fr *leaf, uint64_t index,
                          const cz_fr *path, const cz_num *root, int private_root)
 {
-    por(cs, t, leaf, index, path, NULL, root, private_root);
+    por(cs, t, leaf, NULL, index, path, NULL, root, private_root);
+}
+
+void cz_por_enforce_inclusion(cz_cs *cs, const cz_tree_shape *t, const cz_num *leaf, uint64_t index,
+                              const cz_fr *path, const cz_num *root)
+{
+    por(cs, t, NULL, leaf, index, path, NULL, root, 1);
 }
 
 void cz_por_no_challenge_input(cz_cs *cs, const cz_tree_shape *t, const cz_bool *bits, const cz_num *leaf,
@@ -243,7 +265,7 @@ void cz_por_no_challenge_input(cz_cs *cs, const cz_tree_shape *t, const cz_bool 
         cz_insert_circuit(cs, pre, &cur, bits, path, a);
         bits += log2a(a);
         path += a - 1;
-        cur = cz_poseidon_circuit(cs, cz_poseidon_get(a), NULL, pre);
+        cur = node_circuit(cs, t, a, pre);
     }
     if (cz_cs_rec(cs)) { /* computed * ONE = root */
         cz_lc *A = cz_cs_lc(cs, 0), *B = cz_cs_lc(cs, 1), *C = cz_cs_lc(cs, 2);

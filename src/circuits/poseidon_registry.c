@@ -1,7 +1,7 @@
 /* poseidon_registry.c — the Poseidon entries of the gadget table: the
  * legacy Poseidon circuit of one arity over allocated inputs, and the PoR
- * circuit (por.rs) of a tree shape, each with deterministic values (the
- * structure never depends on them). */
+ * circuit (por.rs) of a tree shape (Poseidon, or SHA-256 with --sha256 1),
+ * each with deterministic values (the structure never depends on them). */
 #include <stdlib.h>
 
 #include "circuits/gadget_registry.h"
@@ -45,20 +45,21 @@ cz_err cz_gadget_synth_poseidon11(cz_cs *cs, const cz_gadget_kv *kv, int nkv, ch
 
 cz_err cz_gadget_synth_por(cz_cs *cs, const cz_gadget_kv *kv, int nkv, char *msg, size_t msglen)
 {
-    static const char *const known[] = {"arity", "levels", "sub", "top", "private", NULL};
-    uint64_t a, l, s, t, priv;
+    static const char *const known[] = {"arity", "levels", "sub", "top", "private", "sha256", NULL};
+    uint64_t a, l, s, t, priv, sha;
     cz_err e = cz_gadget_params_check(kv, nkv, known, msg, msglen);
     if (!e) e = cz_gadget_param_u64(kv, nkv, "arity", 8, &a, msg, msglen);
     if (!e) e = cz_gadget_param_u64(kv, nkv, "levels", 2, &l, msg, msglen);
     if (!e) e = cz_gadget_param_u64(kv, nkv, "sub", 0, &s, msg, msglen);
     if (!e) e = cz_gadget_param_u64(kv, nkv, "top", 0, &t, msg, msglen);
     if (!e) e = cz_gadget_param_u64(kv, nkv, "private", 0, &priv, msg, msglen);
+    if (!e) e = cz_gadget_param_u64(kv, nkv, "sha256", 0, &sha, msg, msglen);
     if (e) return e;
-    cz_tree_shape sh = {(uint32_t)a, (uint32_t)l, (uint32_t)s, (uint32_t)t};
-    if (a > 8 || l > 64 || s > 8 || t > 8 || priv > 1 || cz_tree_shape_check(&sh) != CZ_OK)
+    cz_tree_shape sh = {(uint32_t)a, (uint32_t)l, (uint32_t)s, (uint32_t)t, sha ? CZ_TREE_SHA256 : CZ_TREE_POSEIDON};
+    if (a > 8 || l > 64 || s > 8 || t > 8 || priv > 1 || sha > 1 || cz_tree_shape_check(&sh) != CZ_OK)
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen,
                        "shape %llu^%llu-%llu-%llu: arities 2, 4 or 8 (sub, top 0 for none; top needs sub), "
-                       "at most 63 index bits; --private 0 or 1",
+                       "at most 63 index bits; --private, --sha256 0 or 1",
                        (unsigned long long)a, (unsigned long long)l, (unsigned long long)s,
                        (unsigned long long)t);
     uint32_t plen = cz_tree_path_len(&sh);

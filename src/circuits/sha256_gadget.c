@@ -178,10 +178,41 @@ cz_num cz_sha256_hash_leaf_bits(cz_cs *cs, const cz_bool *left, uint64_t nleft, 
     return out;
 }
 
+cz_num cz_sha256_hash_multi_leaf(cz_cs *cs, const cz_num *leaves, uint32_t n)
+{
+    cz_bool bits[255], stackbuf[8 * 256], *pre = n <= 8 ? stackbuf : malloc((size_t)n * 256 * sizeof(cz_bool));
+    cz_num out;
+    if (!pre || n == 0) {
+        if (cs->err == CZ_OK) cs->err = pre ? CZ_ERR_INVALID_ARG : CZ_ERR_NOMEM;
+        memset(&out, 0, sizeof out);
+        return out;
+    }
+    uint64_t len = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        cz_num_to_bits_le(cs, &leaves[i], bits);
+        len += byte_reverse(pre + len, bits, 255);
+    }
+    out = cz_sha256_hash_circuit(cs, pre, len);
+    if (pre != stackbuf) free(pre);
+    return out;
+}
+
 cz_num cz_sha256_hash2(cz_cs *cs, const cz_num *a, const cz_num *b)
 {
-    cz_bool ab[255], bb[255];
-    cz_num_to_bits_le(cs, a, ab);
-    cz_num_to_bits_le(cs, b, bb);
-    return cz_sha256_hash_leaf_bits(cs, ab, 255, bb, 255);
+    cz_num ab[2] = {*a, *b};
+    return cz_sha256_hash_multi_leaf(cs, ab, 2);
+}
+
+void cz_sha256_hash_native(cz_fr *out, const cz_fr *leaves, uint32_t n)
+{
+    cz_sha256_ctx c;
+    uint8_t b[32];
+    cz_sha256_init(&c);
+    for (uint32_t i = 0; i < n; i++) {
+        cz_fr_to_bytes_le(b, &leaves[i]);
+        cz_sha256_update(&c, b, 32);
+    }
+    cz_sha256_final(&c, b);
+    b[31] &= 0x3f; /* trim_to_fr32: below 2^254, so always in Fr */
+    (void)cz_fr_from_bytes_le(out, b);
 }

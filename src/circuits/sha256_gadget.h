@@ -33,6 +33,16 @@ cz_num cz_sha256_hash_circuit(cz_cs *cs, const cz_bool *bits, uint64_t nbits);
 cz_num cz_sha256_hash_leaf_bits(cz_cs *cs, const cz_bool *left, uint64_t nleft, const cz_bool *right,
                                 uint64_t nright);
 cz_num cz_sha256_hash2(cz_cs *cs, const cz_num *a, const cz_num *b);
+/* hash_multi_leaf_circuit (a Merkle node of a SHA-256 tree of any arity):
+ * per leaf, in order, to_bits_le (255 bits + 1 constraint), padded with one
+ * constant false and reversed per byte (so the preimage is the leaves' 32-byte
+ * little-endian encodings, one after the other), then hash_circuit. hash2 is
+ * the case n = 2; n = 0 is CZ_ERR_INVALID_ARG. */
+cz_num cz_sha256_hash_multi_leaf(cz_cs *cs, const cz_num *leaves, uint32_t n);
+/* the same natively (Sha256Function::hash of the concatenated encodings):
+ * SHA-256 of the n 32-byte LE encodings, the digest's byte 31 masked with
+ * 0x3f (its top two bits cleared), read as a little-endian number */
+void cz_sha256_hash_native(cz_fr *out, const cz_fr *leaves, uint32_t n);
 
 /* message bytes -> booleans as the reference's bytes_to_bits (MSB first per
  * byte); allocated (each with booleanity) or constant */

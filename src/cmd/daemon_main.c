@@ -4,8 +4,8 @@
  *   cuzk-daemon [-c cuzk.toml] [-l ADDR] [--log-level L]
  *
  * ADDR is unix:///path (the default, from [daemon] listen; the socket gets
- * mode 0660) or host:port (a warning when the host is not loopback: the API
- * has no authentication). It prints one ready line on stdout once the
+ * mode 0660) or host:port (a warning when the host is not loopback and TLS
+ * is off: the API has no authentication). It prints one ready line on stdout once the
  * socket accepts connections. An address in use is an error (exit 1): for a
  * unix socket, a live listener on the path; a stale socket file is removed.
  *
@@ -23,10 +23,17 @@
  * CUDA (one on the CPU), gpu_threads = host threads per proving worker (0 =
  * all CPUs);
  * [pipeline] max_gpu_queue_depth = synthesized partitions that may wait for
- * the prover (0: synthesis_lookahead + synthesis_concurrency); [daemon]
- * result_retention, verify_proofs, max_message_size, shutdown_timeout,
- * state_dir (the job journal; "" turns it off). The other keys are read and
- * not used yet (memory budget, status_listen, TLS, batching). */
+ * the prover (0: synthesis_lookahead + synthesis_concurrency); [memory]
+ * total_budget (auto: MemTotal less safety_margin; an error naming the keys
+ * when the margin leaves nothing) and eviction_min_idle, the engine's host
+ * budget; [synthesis] throttle; [daemon] result_retention, verify_proofs,
+ * max_message_size, shutdown_timeout, state_dir (the job journal; "" turns
+ * it off; left at its default /var/lib/cuzk, $STATE_DIRECTORY is used
+ * instead when systemd sets it), status_listen (HTTP /status and /metrics,
+ * http_status.h; a warning where libmicrohttpd was not built in), tls_cert +
+ * tls_key (TLS on the gRPC listener); [logging] level and format ("text" or
+ * "json": one JSON object per line, util/log.h; TIMELINE lines are the same
+ * in both). The other keys are read and not used yet (batching). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -42,37 +49,63 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/membudget.h"
 #include "server/config.h"
 #include "server/rpc_server.h"
+#include "server/http_status.h"
 #include "util/clock.h"
+#include "util/log.h"
 
-static int g_level = 2; /* 0 trace, 1 debug, 2 info, 3 warn, 4 error, 5 off */
+#define logf_(level, ...) cz_log(level, NULL, __VA_ARGS__)
+/* the reason the daemon stops: printed at any log level, in the log's format */
+#define fatal(...) cz_log(CZ_LOG_ERROR | CZ_LOG_ALWAYS, NULL, __VA_ARGS__)
 
-static int level_of(const char *s)
-{
-    static const char *n[] = {"trace", "debug", "info", "warn", "error", "off"};
-    for (int i = 0; i < 6; i++)
-        if (!strcmp(s, n[i])) return i;
-    return -1;
-}
-
-static void logf_(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void logf_(int level, const char *fmt, ...)
-{
-    static const char *n[] = {"trace", "debug", "info", "warning", "error"};
-    if (level < g_level) return;
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "cuzk-daemon: %s: ", n[level]);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
+/* config warnings come while the file is read, before the log's format is
+ * known: kept here and logged once it is */
+#define MAX_HELD 64
+static char *g_held[MAX_HELD];
+static int g_n_held;
 
 static void on_warn(void *ctx, const char *text)
 {
     (void)ctx;
-    logf_(3, "config: %s", text);
+    if (g_n_held < MAX_HELD) g_held[g_n_held++] = strdup(text);
+}
+
+/* the whole of a PEM file, NUL-terminated (malloc'ed), or NULL with msg */
+static char *read_pem(const char *key, const char *path, char *msg, size_t msglen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(msg, msglen, "%s: cannot open %s: %s", key, path, strerror(errno));
+        return NULL;
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+    char chunk[4096];
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + n + 1 > cap) {
+            cap = (len + n + 1) * 2;
+            char *p = len + n > (1u << 20) ? NULL : realloc(buf, cap);
+            if (!p) {
+                snprintf(msg, msglen, "%s: %s is larger than 1 MiB or memory ran out", key, path);
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = p;
+        }
+        memcpy(buf + len, chunk, n);
+        len += n;
+    }
+    fclose(f);
+    if (!buf || !strstr(buf, "-----BEGIN ")) {
+        snprintf(msg, msglen, "%s: %s is not a PEM file", key, path);
+        free(buf);
+        return NULL;
+    }
+    buf[len] = 0;
+    return buf;
 }
 
 static void usage(void)
@@ -169,8 +202,26 @@ int main(int argc, char **argv)
     }
     if (listen_opt) snprintf(cfg.listen, sizeof cfg.listen, "%s", listen_opt);
     if (level_opt) snprintf(cfg.log_level, sizeof cfg.log_level, "%s", level_opt);
-    if ((g_level = level_of(cfg.log_level)) < 0) {
+    int level = cz_log_level_of(cfg.log_level);
+    if (level < 0) {
         fprintf(stderr, "cuzk-daemon: --log-level: unknown level %s\n", cfg.log_level);
+        return 2;
+    }
+    cz_log_setup("cuzk-daemon", level, !strcmp(cfg.log_format, "json"), stderr);
+    for (int i = 0; i < g_n_held; i++) {
+        if (g_held[i]) logf_(3, "config: %s", g_held[i]);
+        free(g_held[i]);
+    }
+    int tls = cfg.tls_cert[0] || cfg.tls_key[0];
+    if (tls && !(cfg.tls_cert[0] && cfg.tls_key[0])) {
+        fatal("daemon.tls_cert and daemon.tls_key: set both (TLS on) or neither (plain)");
+        return 2;
+    }
+    char *tls_cert = NULL, *tls_key = NULL;
+    if (tls && (!(tls_cert = read_pem("daemon.tls_cert", cfg.tls_cert, msg, sizeof msg)) ||
+                !(tls_key = read_pem("daemon.tls_key", cfg.tls_key, msg, sizeof msg)))) {
+        fatal("%s", msg);
+        free(tls_cert);
         return 2;
     }
 
@@ -179,23 +230,23 @@ int main(int argc, char **argv)
     char host[512] = "", port[64] = "";
     if (upath) {
         struct stat st;
-        if (!*upath) { fprintf(stderr, "cuzk-daemon: listen: empty unix socket path\n"); return 2; }
+        if (!*upath) { fatal("listen: empty unix socket path"); return 2; }
         char parent[sizeof cfg.listen];
         snprintf(parent, sizeof parent, "%.*s", (int)sizeof parent - 1, upath);
         char *slash = strrchr(parent, '/');
         if (slash && slash != parent) *slash = 0;
         else snprintf(parent, sizeof parent, "%s", slash ? "/" : ".");
         if (stat(parent, &st) || !S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "cuzk-daemon: cannot listen on %s: folder %s does not exist\n", cfg.listen, parent);
+            fatal("cannot listen on %s: folder %s does not exist", cfg.listen, parent);
             return 1;
         }
         if (lstat(upath, &st) == 0) {
             if (!S_ISSOCK(st.st_mode)) {
-                fprintf(stderr, "cuzk-daemon: cannot listen on %s: %s exists and is not a socket\n", cfg.listen, upath);
+                fatal("cannot listen on %s: %s exists and is not a socket", cfg.listen, upath);
                 return 1;
             }
             if (connect_unix(upath) == 0) {
-                fprintf(stderr, "cuzk-daemon: cannot listen on %s: address in use (another process accepts there)\n",
+                fatal("cannot listen on %s: address in use (another process accepts there)",
                         cfg.listen);
                 return 1;
             }
@@ -203,16 +254,13 @@ int main(int argc, char **argv)
         }
     } else {
         if (split_host_port(cfg.listen, host, sizeof host, port, sizeof port)) {
-            fprintf(stderr, "cuzk-daemon: listen: %s is neither unix:///path nor host:port\n", cfg.listen);
+            fatal("listen: %s is neither unix:///path nor host:port", cfg.listen);
             return 2;
         }
-        if (!is_loopback(host)) {
-            if (cfg.tls_cert[0] || cfg.tls_key[0])
-                logf_(3, "TLS is not implemented yet; tls_cert/tls_key are ignored");
-            logf_(3, "listening on %s, which is not loopback: the API is unauthenticated, anyone who reaches it "
-                     "can submit and cancel work",
+        if (!is_loopback(host) && !tls)
+            logf_(3, "listening on %s, which is not loopback, without TLS: the API is unauthenticated, anyone "
+                     "who reaches it can submit and cancel work (set [daemon] tls_cert and tls_key for TLS)",
                   cfg.listen);
-        }
     }
 
     /* signals: handled by sigwait on this thread; every thread made from here on inherits the mask */
@@ -225,8 +273,34 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &sigs, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    /* the host budget */
+    uint64_t budget = cfg.total_budget_bytes;
+    if (!budget) {
+        uint64_t total = cz_mem_total_ram();
+        if (!total) {
+            fprintf(stderr, "cuzk-daemon: memory.total_budget = \"auto\": cannot read MemTotal from /proc/meminfo; "
+                            "give a size such as \"256GiB\"\n");
+            return 2;
+        }
+        if (!(budget = cz_mem_auto_budget(total, cfg.safety_margin_bytes))) {
+            fprintf(stderr,
+                    "cuzk-daemon: memory.safety_margin: %llu bytes leave nothing of this machine's %llu bytes "
+                    "for memory.total_budget = \"auto\"\n",
+                    (unsigned long long)cfg.safety_margin_bytes, (unsigned long long)total);
+            return 2;
+        }
+    }
+    /* the default state_dir: systemd's StateDirectory= when it set one */
+    const char *sd_state = getenv("STATE_DIRECTORY");
+    if (sd_state && *sd_state && !strcmp(cfg.state_dir, "/var/lib/cuzk")) {
+        snprintf(cfg.state_dir, sizeof cfg.state_dir, "%.*s", (int)strcspn(sd_state, ":"), sd_state);
+    }
+
     cz_engine_opts eo;
     cz_engine_opts_defaults(&eo);
+    eo.mem_budget = budget;
+    eo.eviction_min_idle_ms = cfg.eviction_min_idle_ms;
+    eo.synthesis_throttle = cfg.synthesis_throttle;
     snprintf(eo.param_cache, sizeof eo.param_cache, "%s", cfg.param_cache);
     eo.synthesis_workers = cfg.synthesis_concurrency > 0 ? cfg.synthesis_concurrency : 1;
     eo.synthesis_threads = cfg.synthesis_threads; /* 0: none beside the worker itself */
@@ -246,15 +320,49 @@ int main(int argc, char **argv)
     snprintf(eo.state_dir, sizeof eo.state_dir, "%s", cfg.state_dir);
     cz_engine *e;
     if (cz_engine_create(&e, &eo, msg, sizeof msg)) {
-        fprintf(stderr, "cuzk-daemon: %s\n", msg);
+        fatal("%s%s", msg,
+              eo.state_dir[0] && strstr(msg, "state_dir")
+                  ? " (set [daemon] state_dir to a writable folder, or \"\" for no journal)"
+                  : "");
+        free(tls_cert);
+        free(tls_key);
         return 1;
     }
-    cz_rpc_opts ro = {.listen = cfg.listen, .max_message_bytes = cfg.max_message_bytes, .verbose = g_level <= 1};
+    cz_rpc_opts ro = {.listen = cfg.listen, .max_message_bytes = cfg.max_message_bytes,
+                      .verbose = cz_log_enabled(CZ_LOG_DEBUG), .tls_cert_pem = tls_cert, .tls_key_pem = tls_key};
     cz_rpc_server *srv;
-    if (cz_rpc_start(&srv, e, &ro, msg, sizeof msg)) {
-        fprintf(stderr, "cuzk-daemon: %s\n", msg);
+    cz_err rpc_err = cz_rpc_start(&srv, e, &ro, msg, sizeof msg);
+    free(tls_cert);
+    free(tls_key);
+    if (rpc_err) {
+        fatal("%s", msg);
         cz_engine_destroy(e);
         return 1;
+    }
+    /* the HTTP status page: where it is not built, the daemon runs without it and says so */
+    cz_http_server *http = NULL;
+    char status_url[600] = "";
+    if (cfg.status_listen[0]) {
+        cz_err he = cz_http_start(&http, e, cfg.status_listen, msg, sizeof msg);
+        if (he == CZ_ERR_UNSUPPORTED) {
+            logf_(3, "status_listen = %s: %s", cfg.status_listen, msg);
+        } else if (he) {
+            fatal("%s", msg);
+            cz_rpc_stop_accepting(srv);
+            cz_rpc_cancel_all(srv);
+            cz_engine_destroy(e);
+            cz_rpc_destroy(srv);
+            return 1;
+        } else {
+            char sh[512] = "", sp[64];
+            if (split_host_port(cfg.status_listen, sh, sizeof sh, sp, sizeof sp)) sh[0] = 0;
+            const char *shown_host = !sh[0] || !strcmp(sh, "0.0.0.0") ? "127.0.0.1" : !strcmp(sh, "::") ? "::1" : sh;
+            snprintf(status_url, sizeof status_url, "http://%s%s%s:%d", strchr(shown_host, ':') ? "[" : "", shown_host,
+                     strchr(shown_host, ':') ? "]" : "", cz_http_port(http));
+            if (sh[0] && !is_loopback(sh))
+                logf_(3, "status_listen = %s is not loopback: /status and /metrics are readable by anyone who "
+                         "reaches it", cfg.status_listen);
+        }
     }
     /* ready only once the socket accepts */
     char shown[600];
@@ -272,7 +380,8 @@ int main(int argc, char **argv)
         }
     }
     if (up) {
-        fprintf(stderr, "cuzk-daemon: %s does not accept connections after 5 s\n", cfg.listen);
+        fatal("%s does not accept connections after 5 s", cfg.listen);
+        cz_http_stop(http);
         cz_rpc_stop_accepting(srv);
         cz_rpc_cancel_all(srv);
         cz_engine_destroy(e);
@@ -285,7 +394,22 @@ int main(int argc, char **argv)
     logf_(2, "param_cache %s, %d synthesis worker(s), %u proving worker(s) on %s (%s threads each), verify_proofs %s",
           eo.param_cache, eo.synthesis_workers, est.n_workers, est.backend, eo.prove_threads ? "configured" : "all CPU",
           eo.verify_proofs ? "on" : "off");
-    printf("cuzk-daemon: ready, listening on %s (pid %d, backend %s)\n", shown, (int)getpid(), est.backend);
+    logf_(2, "memory budget %llu bytes (%s), keys evicted under pressure after %llu ms idle, synthesis throttle %s, "
+             "state_dir %s",
+          (unsigned long long)eo.mem_budget, cfg.total_budget_bytes ? "configured" : "auto",
+          (unsigned long long)eo.eviction_min_idle_ms, eo.synthesis_throttle ? "on" : "off",
+          eo.state_dir[0] ? eo.state_dir : "(none)");
+    printf("cuzk-daemon: ready, listening on %s (pid %d, backend %s%s%s%s)\n", shown, (int)getpid(), est.backend,
+           tls ? ", TLS" : "", status_url[0] ? ", status " : "", status_url);
+    {
+        char pid[24];
+        snprintf(pid, sizeof pid, "%d", (int)getpid());
+        cz_log(CZ_LOG_INFO,
+               (const char *const[]){"listen", shown, "backend", est.backend, "pid", pid, "tls", tls ? "1" : "0",
+                                     "status_url", status_url, NULL},
+               "ready, listening on %s%s%s%s", shown, tls ? " (TLS)" : "", status_url[0] ? ", status page " : "",
+               status_url);
+    }
     cz_engine_status_free(&est);
     fflush(stdout);
 
@@ -316,6 +440,7 @@ int main(int argc, char **argv)
         double rest = (double)cfg.shutdown_timeout_ms - (cz_now_ms() - t0);
         cz_rpc_wait_calls(srv, rest > 1000 ? 1000 : rest > 0 ? (uint64_t)rest : 0);
     }
+    cz_http_stop(http); /* before the engine goes */
     cz_rpc_cancel_all(srv);
     cz_engine_destroy(e);
     cz_rpc_destroy(srv);

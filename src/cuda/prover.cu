@@ -68,6 +68,8 @@ extern "C" { /* the C layers below, with C linkage */
 struct dev_backend {
     int device;
     int quiet;
+    void (*host_stage)(void *ctx, int on); /* the backend's hook (backend.h), may be NULL */
+    void *host_stage_ctx;
     void *d_stage;      /* streamed bases, one chunk (under the kernel lock) */
     size_t stage_cap;
     void *d_wshared;    /* the witness of an unstaged partition (under the lock) */
@@ -135,6 +137,8 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
     if (!b) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
     b->device = o->device;
     b->quiet = o->quiet;
+    b->host_stage = o->host_stage;
+    b->host_stage_ctx = o->host_stage_ctx;
     pthread_mutex_init(&b->kernel_mu, NULL);
     cudaDeviceProp prop;
     uint64_t budget = 0;
@@ -380,6 +384,16 @@ cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint
     return CZ_OK;
 }
 
+int cz__cuda_prover_key_resident(void *self, void *key)
+{
+    (void)self;
+    const dev_key *k = (const dev_key *)key;
+    if (!k) return 0;
+    for (int i = 0; i < 5; i++)
+        if (k->q[i].n && !k->q[i].dev) return 0; /* streamed from the host */
+    return 1;
+}
+
 /* --------------------------------------------------------------- workers */
 
 cz_err cz__cuda_prover_worker_create(void *self, void **out, char *msg, size_t msglen)
@@ -447,10 +461,15 @@ cz_fr *cz__cuda_prover_worker_buffer(void *wp, size_t n)
 /* the witness to the device on the worker's upload stream; up1 is recorded
  * when it has landed. A witness in the pinned buffer goes in one copy; one
  * in pageable memory through the two staging buffers, the host copying one
- * chunk while the other crosses. */
+ * chunk while the other crosses. That host copy is a bandwidth-heavy host
+ * stage: the backend's host_stage hook is raised around it (on before the
+ * first chunk, off after the last, on success or failure), so the engine's
+ * synthesis throttle holds synthesis while it runs. */
 static cz_err upload_witness(dev_worker *w, void *dst, const cz_fr *wit, size_t n, char *msg, size_t msglen)
 {
     cz_err e = CZ_OK;
+    dev_backend *b = w->b;
+    int stage_on = 0;
     size_t bytes = n * sizeof(cz_fr);
     CZ_CK(cudaEventRecord(w->up0, w->up));
     if (w->pinned && wit >= w->pinned && wit + n <= w->pinned + w->pinned_n) {
@@ -458,6 +477,10 @@ static cz_err upload_witness(dev_worker *w, void *dst, const cz_fr *wit, size_t 
     } else {
         const char *src = (const char *)wit;
         int used[2] = {0, 0};
+        if (b->host_stage) {
+            b->host_stage(b->host_stage_ctx, 1);
+            stage_on = 1;
+        }
         for (size_t off = 0, i = 0; off < bytes; off += STAGE_BYTES, i ^= 1) {
             size_t len = bytes - off < STAGE_BYTES ? bytes - off : STAGE_BYTES;
             if (used[i]) CZ_CK(cudaEventSynchronize(w->stage_ev[i]));
@@ -466,9 +489,12 @@ static cz_err upload_witness(dev_worker *w, void *dst, const cz_fr *wit, size_t 
             CZ_CK(cudaEventRecord(w->stage_ev[i], w->up));
             used[i] = 1;
         }
+        stage_on = 0;
+        if (b->host_stage) b->host_stage(b->host_stage_ctx, 0);
     }
     CZ_CK(cudaEventRecord(w->up1, w->up));
 fail:
+    if (stage_on) b->host_stage(b->host_stage_ctx, 0);
     return e;
 }
 

@@ -15,6 +15,7 @@ void cz__cuda_prover_vram(void *self, uint64_t *budget, uint64_t *used, uint64_t
 cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint64_t *bytes, char *msg,
                             size_t msglen);
 void cz__cuda_prover_unload(void *self, void *key);
+int cz__cuda_prover_key_resident(void *self, void *key);
 cz_err cz__cuda_prover_worker_create(void *self, void **w, char *msg, size_t msglen);
 void cz__cuda_prover_worker_destroy(void *w);
 cz_fr *cz__cuda_prover_worker_buffer(void *w, size_t n);

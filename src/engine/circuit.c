@@ -152,12 +152,14 @@ void cz__cache_release(cz_circuit_cache *c, cz_circuit *ci)
     ci->last_used_ms = (uint64_t)cz_now_ms();
     if (!ci->refs && ci->evict_pending && ci->loaded && !ci->loading) {
         ci->loading = 1; /* keeps loaders out while we free */
+        ci->on_device = 0;
         drop = 1;
     }
     pthread_mutex_unlock(&c->mu);
     if (drop) {
         unload(c, ci);
         pthread_mutex_lock(&c->mu);
+        ci->acct_bytes = 0;
         ci->loading = 0;
         ci->evict_pending = 0;
         pthread_cond_broadcast(&c->cv);
@@ -216,6 +218,26 @@ static cz_err load_files(cz_circuit *ci, const char *dir, cz_pool *pool, char *m
     return CZ_OK;
 }
 
+static uint64_t csr_bytes(const cz_r1cs *cs)
+{
+    uint64_t n = 0;
+    for (int m = 0; m < 3; m++)
+        n += (cs->m[m].n_rows + 1) * 8 + cs->m[m].nnz * (4 + cs->m[m].cidx_bytes) +
+             (uint64_t)cs->m[m].n_coefs * sizeof(cz_fr);
+    return n;
+}
+
+/* ci->ws from the loaded circuit (the formulas of membudget.h) */
+static void working_set(cz_circuit *ci)
+{
+    int log_m = ci->type == CZ_CIRC_ZKEY ? ci->zk.pk.log_domain : cz_groth16_domain_log(&ci->cs);
+    ci->ws.witness = ci->n_vars * sizeof(cz_fr);
+    ci->ws.synth = ci->type == CZ_CIRC_SYNTH ? csr_bytes(&ci->cs) : 0;
+    ci->ws.prove = ci->bk && cz_be_key_device_bytes(ci->bk)
+                       ? 0
+                       : 3 * ((uint64_t)1 << log_m) * sizeof(cz_fr) + 2 * ((ci->n_vars + 63) / 64) * 8;
+}
+
 cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64_t *load_ms, int *already, char *msg,
                       size_t msglen)
 {
@@ -245,9 +267,13 @@ cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64
             cz_fail(e, msg, msglen, "%s: loading the keys into the backend: %s", ci->key, m);
     }
     if (e) unload(c, ci);
+    else working_set(ci);
+    int on_device = !e && ci->bk && cz_be_key_resident(ci->bk);
     pthread_mutex_lock(&c->mu);
     ci->loading = 0;
     ci->loaded = e == CZ_OK;
+    ci->on_device = on_device;
+    ci->acct_bytes = e ? 0 : ci->size_bytes;
     ci->last_used_ms = (uint64_t)cz_now_ms();
     pthread_cond_broadcast(&c->cv);
     pthread_mutex_unlock(&c->mu);
@@ -283,15 +309,86 @@ cz_err cz__cache_evict(cz_circuit_cache *c, const char *id, int *was_loaded, uin
         return CZ_OK;
     }
     ci->loading = 1;
+    ci->on_device = 0;
     uint64_t sz = ci->size_bytes;
     pthread_mutex_unlock(&c->mu);
     unload(c, ci);
     pthread_mutex_lock(&c->mu);
+    ci->acct_bytes = 0;
     ci->loading = 0;
     pthread_cond_broadcast(&c->cv);
     pthread_mutex_unlock(&c->mu);
     *freed = sz;
     return CZ_OK;
+}
+
+int cz__cache_ready(cz_circuit_cache *c, cz_circuit *ci)
+{
+    pthread_mutex_lock(&c->mu);
+    int r = ci->loaded && !ci->loading;
+    pthread_mutex_unlock(&c->mu);
+    return r;
+}
+
+uint64_t cz__cache_accounted(cz_circuit_cache *c)
+{
+    uint64_t n = 0;
+    pthread_mutex_lock(&c->mu);
+    for (cz_circuit *ci = c->head; ci; ci = ci->next) n += ci->acct_bytes;
+    pthread_mutex_unlock(&c->mu);
+    return n;
+}
+
+cz_circuit *cz__cache_claim_idle(cz_circuit_cache *c, uint64_t min_idle_ms, const cz_circuit *exclude)
+{
+    uint64_t now = (uint64_t)cz_now_ms();
+    cz_circuit *best = NULL;
+    pthread_mutex_lock(&c->mu);
+    for (cz_circuit *ci = c->head; ci; ci = ci->next) {
+        if (ci == exclude || !ci->loaded || ci->loading || ci->active || ci->key_reserved) continue;
+        if (now < ci->last_used_ms + min_idle_ms) continue;
+        if (!best || ci->last_used_ms < best->last_used_ms) best = ci; /* the longest idle first */
+    }
+    if (best) {
+        best->loading = 1;
+        best->on_device = 0;
+    }
+    pthread_mutex_unlock(&c->mu);
+    return best;
+}
+
+uint64_t cz__cache_unload_claimed(cz_circuit_cache *c, cz_circuit *ci)
+{
+    uint64_t sz = ci->size_bytes;
+    unload(c, ci);
+    pthread_mutex_lock(&c->mu);
+    ci->acct_bytes = 0;
+    ci->loading = 0;
+    ci->evict_pending = 0;
+    pthread_cond_broadcast(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+    return sz;
+}
+
+static uint64_t file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+}
+
+uint64_t cz__circuit_key_estimate(cz_circuit_cache *c, const cz_circuit *ci)
+{
+    char p[sizeof c->dir + CZ_CIRCUIT_ID_MAX + 16];
+    if (ci->type == CZ_CIRC_SYNTH)
+        return ((uint64_t)1 << ci->log2) * CZ_SYNTH_KEY_BYTES_PER_ROW;
+    if (ci->type == CZ_CIRC_ZKEY) {
+        snprintf(p, sizeof p, "%s/%s.zkey", c->dir, ci->key);
+        return file_size(p);
+    }
+    snprintf(p, sizeof p, "%s/%s.params", c->dir, ci->key);
+    uint64_t n = file_size(p);
+    snprintf(p, sizeof p, "%s/%s.pce", c->dir, ci->key);
+    return n + file_size(p);
 }
 
 size_t cz__cache_snapshot(cz_circuit_cache *c, cz_srs_status **out)
@@ -304,8 +401,11 @@ size_t cz__cache_snapshot(cz_circuit_cache *c, cz_srs_status **out)
     for (cz_circuit *ci = c->head; ci && *out; ci = ci->next, k++) {
         snprintf((*out)[k].circuit_id, sizeof (*out)[k].circuit_id, "%s", ci->key);
         (*out)[k].loaded = ci->loaded;
+        /* an entry being unloaded (loading set) is not on the device any more */
+        (*out)[k].tier = !ci->loaded ? CZ_TIER_COLD : ci->on_device && !ci->loading ? CZ_TIER_HOT : CZ_TIER_WARM;
         (*out)[k].size_bytes = ci->size_bytes;
         (*out)[k].ref_count = ci->refs;
+        (*out)[k].partition_bytes = ci->loaded ? cz_mem_ws_total(&ci->ws) : 0;
     }
     pthread_mutex_unlock(&c->mu);
     return *out ? n : 0;
@@ -327,8 +427,21 @@ cz_err cz__payload_check(const uint8_t *p, size_t len, const char *field, char *
     return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "%s: neither a .wtns nor a witness.bin (bad magic)", field);
 }
 
+static void synth_progress(void *ctx, const char *stage, uint64_t done, uint64_t total)
+{
+    const cz_synth_hooks *h = ctx;
+    (void)stage, (void)done, (void)total;
+    h->yield(h->ctx);
+}
+
+static void free_r1cs_box(void *p)
+{
+    cz_r1cs_free(p);
+    free(p);
+}
+
 cz_err cz__circuit_witness(const cz_circuit *ci, const uint8_t *payload, size_t len, cz_fr **w, cz_pool *pool,
-                           char *msg, size_t msglen)
+                           const cz_synth_hooks *hooks, char *msg, size_t msglen)
 {
     cz_err e;
     uint64_t n = 0, n_in = 0, bad = 0;
@@ -342,8 +455,18 @@ cz_err cz__circuit_witness(const cz_circuit *ci, const uint8_t *payload, size_t 
         cz_synth_params_init(&sp);
         sp.n_constraints = ((uint64_t)1 << ci->log2) - (CZ_SYNTH_PUBLIC + 1);
         sp.n_public = CZ_SYNTH_PUBLIC;
+        if (hooks && hooks->yield) {
+            sp.progress = synth_progress;
+            sp.progress_ctx = (void *)hooks;
+        }
         if ((e = cz_synth_generate(&cs, w, &sp, msg, msglen))) return e;
-        cz_r1cs_free(&cs);
+        cz_r1cs *box = hooks && hooks->defer_free ? malloc(sizeof *box) : NULL;
+        if (box) { /* the scratch system goes to the background free thread */
+            *box = cs;
+            hooks->defer_free(hooks->ctx, box, free_r1cs_box);
+        } else {
+            cz_r1cs_free(&cs);
+        }
         return CZ_OK;
     }
     if (len >= 4 && !memcmp(payload, "wtns", 4)) {

@@ -38,6 +38,7 @@
 
 #include "backend/backend.h"
 #include "engine/engine.h"
+#include "engine/membudget.h"
 #include "formats/zkey.h"
 #include "groth16/groth16.h"
 #include "r1cs/r1cs.h"
@@ -56,6 +57,7 @@ typedef struct cz_circuit {
     int log2;                 /* synthetic only */
     unsigned refs;
     int loaded, loading, evict_pending;
+    int on_device;            /* loaded with its points resident on the GPU (cache lock) */
     uint64_t size_bytes, last_used_ms;
     /* loaded data */
     cz_r1cs cs;               /* PARAMS: mapped .pce; SYNTH: heap */
@@ -64,6 +66,12 @@ typedef struct cz_circuit {
     cz_groth16_pvk pvk;
     cz_be_key *bk;            /* the keys in the cache's backend */
     uint64_t n_vars, n_inputs;
+    cz_mem_ws ws;             /* one partition's working set (membudget.h), set by the load */
+    uint64_t acct_bytes;      /* size_bytes while loaded, as the budget counts it (cache lock) */
+    /* the engine's, under its lock: partitions admitted and not yet
+     * released, and the estimate it reserved for a load under way */
+    unsigned active;
+    uint64_t key_reserved;
     struct cz_circuit *next;
 } cz_circuit;
 
@@ -95,15 +103,46 @@ cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64
 /* drops the keys of the entry named id (or marks it for dropping) */
 cz_err cz__cache_evict(cz_circuit_cache *c, const char *id, int *was_loaded, uint64_t *freed, char *msg,
                        size_t msglen);
+/* 1 when ci is loaded and no load or unload of it is under way */
+int cz__cache_ready(cz_circuit_cache *c, cz_circuit *ci);
+/* bytes of the loaded entries (their acct_bytes) */
+uint64_t cz__cache_accounted(cz_circuit_cache *c);
+/* Memory pressure: claims one loaded entry other than `exclude` that no
+ * partition uses (active == 0, read under the engine lock the caller holds),
+ * no load is reserved for, and that has been idle (last released or loaded)
+ * for at least min_idle_ms; NULL when there is none. The claimed entry is
+ * marked loading, so nobody else loads or frees it until the caller runs
+ * cz__cache_unload_claimed (with no lock held). */
+cz_circuit *cz__cache_claim_idle(cz_circuit_cache *c, uint64_t min_idle_ms, const cz_circuit *exclude);
+/* frees a claimed entry's keys; returns the bytes freed */
+uint64_t cz__cache_unload_claimed(cz_circuit_cache *c, cz_circuit *ci);
+/* what loading ci will take, before it is loaded: the file sizes (.params +
+ * .pce, or .zkey), or for the synthetic circuit of 2^log2 rows 2^log2 *
+ * CZ_SYNTH_KEY_BYTES_PER_ROW (its keys and system measured 477 bytes a row
+ * at 2^10 and 2^11): an estimate the real size replaces once loaded */
+#define CZ_SYNTH_KEY_BYTES_PER_ROW 480
+uint64_t cz__circuit_key_estimate(cz_circuit_cache *c, const cz_circuit *ci);
 /* a malloc'ed snapshot of the entries */
 size_t cz__cache_snapshot(cz_circuit_cache *c, cz_srs_status **out);
+
+/* what a synthesis lets its caller do (each may be NULL): yield(ctx) is
+ * called between chunks of a long synthesis (the synthetic generator's
+ * 2^20-row chunks, and once at its end), where the engine's throttle may
+ * hold it; defer_free(ctx, p, fn) takes over the synthesis scratch, to be
+ * freed by fn(p) on the background free thread (without it the scratch is
+ * freed before cz__circuit_witness returns) */
+typedef struct {
+    void (*yield)(void *ctx);
+    void (*defer_free)(void *ctx, void *p, void (*fn)(void *));
+    void *ctx;
+} cz_synth_hooks;
 
 /* the witness of one partition: parses payload (.wtns or witness.bin) for a
  * file circuit, checking it against the circuit (and, with a .pce, against
  * every constraint), or generates the synthetic witness. *w: n_vars values
- * (free). ci must be loaded. */
+ * (free). ci must be loaded. hooks may be NULL. */
 cz_err cz__circuit_witness(const cz_circuit *ci, const uint8_t *payload, size_t len, cz_fr **w, cz_pool *pool,
-                           char *msg, size_t msglen);
+                           const cz_synth_hooks *hooks, char *msg, size_t msglen);
 /* cheap checks of a generic payload's header at submit time (msg names the
  * field given) */
 cz_err cz__payload_check(const uint8_t *payload, size_t len, const char *field, char *msg, size_t msglen);

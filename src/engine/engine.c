@@ -15,7 +15,12 @@
  *     returns only once each has made its worker, and fails if one could
  *     not);
  *   - the janitor: wakes once a second and prunes ended jobs whose
- *     retention is over;
+ *     retention is over (and, while a partition waits for memory, wakes the
+ *     synthesis workers so that keys that became idle enough are evicted);
+ *   - the reaper (reaper.h): the one background free thread. Witnesses and
+ *     synthesis scratch are handed to it instead of being freed on a
+ *     synthesis or proving thread; once a buffer is freed its bytes go back
+ *     to the memory budget (reaper_done, under e->mu);
  *   - callers (the server's threads): submit, await, watch, cancel, status.
  *
  * Queues (all under e->mu):
@@ -31,7 +36,30 @@
  *   Each partition's key is (job sequence number, partition index); both
  *   are unique for the engine's lifetime, so no two entries can collide.
  *
- * Jobs: a hash table by job id and one by request id (the latest attempt).
+ * Memory (membudget.h, e->mem under e->mu): with opts.mem_budget set, a
+ * synthesis worker admits the head job's next partition only when it fits:
+ * first the circuit's keys (not loaded and nobody loading them: an estimate
+ * is reserved in ci->key_reserved while this worker loads them, then the
+ * cache's real size counts), then the partition's working set ci->ws
+ * (W + max(S, P), reserved before SYNTH_START). Step 1 of its release comes
+ * when its synthesis scratch has been freed, step 2 when its witness has
+ * been freed after the proof (or after it was dropped), both credited by
+ * the reaper once the free is done. When nothing fits, an idle key (no
+ * partition active, idle for eviction_min_idle_ms) is evicted, else the
+ * worker waits on synth_cv, which every credit broadcasts. A partition
+ * (or a key) larger than the whole budget fails its job at once.
+ *
+ * Throttle: the backend calls host_stage(on/off) around each partition it
+ * proves on the host (and the CUDA prover around its host-side witness
+ * copy into pinned staging); e->host_busy counts them under e->th_mu. With
+ * opts.synthesis_throttle, a synthesis checks it between chunks
+ * (synth_yield, circuit.h's hooks) and waits, up to THROTTLE_MAX_WAIT_MS a
+ * check, while it is non-zero; checks, waits and time waited are counted.
+ *
+ * Jobs: a hash table by job id and one by request id (the latest attempt),
+ * and the list of every job (newest first) that cz_engine_jobs copies under
+ * e->mu, with each job's per-partition progress (pinfo, written by the
+ * workers under e->mu).
  * A job ends (COMPLETED, FAILED, CANCELLED) under e->mu: its watches are
  * detached and run after the lock is dropped; awaiters wake on done_cv.
  * Partitions still in flight when a job ends (cancelled, or another
@@ -51,8 +79,13 @@
  * guards its bookkeeping with its own locks (backend.c); a worker is used
  * only by its proving thread.
  *
- * Lock order: e->mu, then the circuit cache's lock (cz__cache_release is
- * called with e->mu held); the backend's locks come last and are never held
+ * Lock order: e->mu, then the circuit cache's lock (cz__cache_release,
+ * cz__cache_ready, cz__cache_accounted and cz__cache_claim_idle are called
+ * with e->mu held), then the reaper's queue lock (a buffer is handed over
+ * under e->mu; the reaper frees and calls reaper_done with its lock
+ * dropped, and reaper_done takes e->mu alone). e->th_mu is a leaf: taken
+ * alone, by a proving thread in host_stage and a synthesis in synth_yield,
+ * with no other lock held. The backend's locks come last and are never held
  * together with the cache lock: an entry's backend key is loaded by the
  * loading thread with no lock held and released by whoever frees the entry,
  * possibly under e->mu (circuit.h). Keys are loaded, witnesses made and
@@ -69,8 +102,11 @@
 #include "backend/backend.h"
 #include "engine/circuit.h"
 #include "engine/journal.h"
+#include "engine/membudget.h"
+#include "engine/reaper.h"
 #include "formats/proof.h"
 #include "util/clock.h"
+#include "util/log.h"
 #include "util/rng.h"
 
 #define N_LEVELS 5
@@ -83,6 +119,8 @@ typedef struct part {
     job *j;
     uint32_t idx;
     cz_fr *w;
+    cz_circuit *ci;              /* whose active count this partition holds */
+    uint64_t mem;                /* budget bytes it still holds (step 2: W + P) */
     struct part *next;
 } part;
 
@@ -103,6 +141,8 @@ struct job {
     uint64_t submit_unix_ms;
     int journaled;               /* has a .job file in the journal */
     uint64_t srs_load_ms, synth_ms, prove_ms;
+    char cid[CZ_CIRCUIT_ID_MAX];  /* the circuit_id, for cz_engine_jobs */
+    cz_part_info *pinfo;         /* n_parts entries, for cz_engine_jobs; NULL when it could not be allocated */
     unsigned waiters;
     cz_watch *watches;
     job *qnext;                  /* synthesis queue */
@@ -146,10 +186,21 @@ struct cz_engine {
     uint64_t completed, failed, cancelled;
     uint64_t completed_k[CZ_N_KINDS], failed_k[CZ_N_KINDS];
     unsigned pending_k[CZ_N_KINDS], running_k[CZ_N_KINDS];
-    uint64_t dur_bucket[12];
-    double dur_sum_s;
+    uint64_t dur_bucket[CZ_N_KINDS][12]; /* by cz_kind_index */
+    double dur_sum_s[CZ_N_KINDS];
     uint64_t synth_total, prove_total;
     uint64_t synth_bucket[12], prove_bucket[12], synth_count, prove_count, synth_sum, prove_sum;
+    /* host memory (membudget.h), under e->mu */
+    cz_mem mem;
+    uint64_t mem_waits, mem_evictions, mem_refused, mem_wait_key;
+    int mem_waiting;             /* a partition waits for room: the janitor re-checks idle keys */
+    cz_reaper *reaper;           /* the background free thread */
+    /* the synthesis throttle, under th_mu (a leaf lock) */
+    pthread_mutex_t th_mu;
+    pthread_cond_t th_cv;
+    int host_busy;               /* proving workers inside a host stage */
+    uint64_t th_checks, th_waits;
+    double th_wait_ms;
 };
 
 const double cz_engine_dur_bounds[12] = {1, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 1e300};
@@ -185,10 +236,15 @@ int cz_kind_from_index(int i)
 
 const char *cz_kind_name(int kind)
 {
-    static const char *n[CZ_N_KINDS] = {"unspecified", "porep_seal_commit", "snap_deals_update",
-                                        "window_post_partition", "winning_post", "groth16_generic"};
+    static const char *n[CZ_N_KINDS] = {"unspecified", "porep-c2", "snap-update",
+                                        "window-post", "winning-post", "groth16-generic"};
     int i = cz_kind_index(kind);
     return i < 0 ? "unknown" : n[i];
+}
+
+const char *cz_tier_name(cz_tier t)
+{
+    return t == CZ_TIER_HOT ? "hot" : t == CZ_TIER_WARM ? "warm" : "cold";
 }
 
 const char *cz_job_state_name(cz_job_state s)
@@ -214,6 +270,8 @@ void cz_engine_opts_defaults(cz_engine_opts *o)
     o->max_queue_depth = 2;
     o->result_retention_ms = 30ull * 60 * 1000;
     o->verify_proofs = 1;
+    o->eviction_min_idle_ms = 5ull * 60 * 1000;
+    o->synthesis_throttle = 1;
 }
 
 void cz_job_result_free(cz_job_result *r)
@@ -310,6 +368,41 @@ static part *pq_pop(cz_engine *e)
     return NULL;
 }
 
+/* ---- host memory (e->mu held) ---- */
+static void mem_sync(cz_engine *e) { cz_mem_set_keys(&e->mem, cz__cache_accounted(&e->cache)); }
+
+static void mem_give(cz_engine *e, uint64_t n)
+{
+    if (!n) return;
+    cz_mem_give(&e->mem, n);
+    pthread_cond_broadcast(&e->synth_cv); /* room may have appeared */
+}
+
+/* the reaper freed a buffer: its credit goes back (no engine lock held) */
+static void reaper_done(void *ctx, uint64_t credit)
+{
+    cz_engine *e = ctx;
+    if (!credit) return;
+    pthread_mutex_lock(&e->mu);
+    mem_give(e, credit);
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* hands a big buffer to the background free thread; credit bytes go back
+ * to the budget once it is freed */
+static void bg_free(cz_engine *e, void *p, void (*fn)(void *), uint64_t credit)
+{
+    if (!cz__reaper_put(e->reaper, p, fn, credit)) mem_give(e, credit);
+}
+
+/* a partition's witness is done with (proved, dropped or failed): the
+ * circuit is no longer in use by it, and step 2 of its release starts */
+static void part_release(cz_engine *e, cz_circuit *ci, cz_fr *w, uint64_t credit)
+{
+    if (ci && ci->active) ci->active--;
+    bg_free(e, w, NULL, credit);
+}
+
 /* drops the job's queued partitions (after it ended) */
 static void pq_drop_job(cz_engine *e, job *j)
 {
@@ -319,7 +412,7 @@ static void pq_drop_job(cz_engine *e, job *j)
         part *p = *pp;
         if (p->j == j) {
             *pp = p->next;
-            free(p->w);
+            part_release(e, p->ci, p->w, p->mem);
             free(p);
             e->pq_len--;
             j->inflight--;
@@ -368,9 +461,9 @@ static cz_watch *finish(cz_engine *e, job *j, cz_job_state st, const char *err)
         double s = (j->t_end - j->t_submit) / 1e3;
         e->completed++;
         e->completed_k[ki]++;
-        e->dur_sum_s += s;
+        e->dur_sum_s[ki] += s;
         for (int b = 0; b < 12; b++)
-            if (s <= cz_engine_dur_bounds[b]) e->dur_bucket[b]++;
+            if (s <= cz_engine_dur_bounds[b]) e->dur_bucket[ki][b]++;
     } else if (st == CZ_JOB_FAILED) {
         e->failed++;
         e->failed_k[ki]++;
@@ -422,6 +515,57 @@ static void part_gone(cz_engine *e, job *j)
     maybe_release(e, j);
 }
 
+/* ---- the synthesis throttle (th_mu only) ---- */
+#define THROTTLE_MAX_WAIT_MS 100 /* one check holds a synthesis at most this long */
+
+/* the backend's host-stage hook: a proving worker enters (on) or leaves a
+ * bandwidth-heavy host stage */
+static void host_stage(void *ctx, int on)
+{
+    cz_engine *e = ctx;
+    pthread_mutex_lock(&e->th_mu);
+    e->host_busy += on ? 1 : -1;
+    if (e->host_busy <= 0) {
+        e->host_busy = 0;
+        pthread_cond_broadcast(&e->th_cv);
+    }
+    pthread_mutex_unlock(&e->th_mu);
+}
+
+typedef struct {
+    cz_engine *e;
+    uint64_t credit1;   /* step 1 of the partition's release */
+    int deferred;       /* the scratch (and credit1) went to the reaper */
+} synth_ctx;
+
+/* between chunks of a synthesis: wait while a host stage runs (bounded) */
+static void synth_yield(void *ctx)
+{
+    synth_ctx *sc = ctx;
+    cz_engine *e = sc->e;
+    if (!e->o.synthesis_throttle) return;
+    pthread_mutex_lock(&e->th_mu);
+    e->th_checks++;
+    if (e->host_busy) {
+        double t0 = cz_now_ms();
+        struct timespec dl;
+        clock_gettime(CLOCK_REALTIME, &dl);
+        dl.tv_nsec += THROTTLE_MAX_WAIT_MS * 1000000L;
+        if (dl.tv_nsec >= 1000000000L) dl.tv_sec++, dl.tv_nsec -= 1000000000L;
+        e->th_waits++;
+        while (e->host_busy && !pthread_cond_timedwait(&e->th_cv, &e->th_mu, &dl)) {
+        }
+        e->th_wait_ms += cz_now_ms() - t0;
+    }
+    pthread_mutex_unlock(&e->th_mu);
+}
+
+static void synth_defer(void *ctx, void *p, void (*fn)(void *))
+{
+    synth_ctx *sc = ctx;
+    if (cz__reaper_put(sc->e->reaper, p, fn, sc->credit1)) sc->deferred = 1;
+}
+
 /* ---- workers ---- */
 static job *sq_pick(cz_engine *e)
 {
@@ -434,6 +578,103 @@ typedef struct {
     cz_engine *e;
     unsigned idx;
 } worker_arg;
+
+enum { ADM_OK, ADM_AGAIN, ADM_WAIT };
+
+/* no room: evicts one idle key (ADM_AGAIN: e->mu was dropped meanwhile) or
+ * says to wait (ADM_WAIT) for a partition or load to give memory back */
+static int make_room(cz_engine *e, const job *j, cz_circuit *exclude)
+{
+    cz_circuit *v = cz__cache_claim_idle(&e->cache, e->o.eviction_min_idle_ms, exclude);
+    if (!v) {
+        uint64_t key = j->seq << 20 ^ j->next_dispatch;
+        if (!e->mem_waiting || e->mem_wait_key != key) e->mem_waits++; /* once per partition that waits */
+        e->mem_waiting = 1;
+        e->mem_wait_key = key;
+        return ADM_WAIT;
+    }
+    pthread_mutex_unlock(&e->mu);
+    cz__cache_unload_claimed(&e->cache, v);
+    pthread_mutex_lock(&e->mu);
+    e->mem_evictions++;
+    mem_sync(e);
+    return ADM_AGAIN;
+}
+
+static cz_watch *refuse(cz_engine *e, job *j, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static cz_watch *refuse(cz_engine *e, job *j, const char *fmt, ...)
+{
+    char m[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof m, fmt, ap);
+    va_end(ap);
+    e->mem_refused++;
+    return finish(e, j, CZ_JOB_FAILED, m);
+}
+
+/* Admission of the head job's next partition (e->mu held): first its
+ * circuit's keys (an estimate reserved while they load), then its working
+ * set. ADM_OK: *need bytes are reserved and ci->active counts it. ADM_AGAIN:
+ * something changed (a load, an eviction, a failed job: *fired holds its
+ * watches), look again. ADM_WAIT: wait on synth_cv. */
+static int admit(cz_engine *e, job *j, cz_pool *pool, uint64_t *need, cz_watch **fired)
+{
+    cz_circuit *ci = j->ci;
+    uint64_t budget = e->mem.budget;
+    char msg[512];
+    if (!cz__cache_ready(&e->cache, ci)) {
+        if (ci->key_reserved) return ADM_WAIT; /* another worker loads it */
+        uint64_t est = budget ? cz__circuit_key_estimate(&e->cache, ci) : 0;
+        mem_sync(e);
+        if (budget && est > budget) {
+            *fired = refuse(e, j,
+                            "memory: the keys of %s take about %llu bytes, more than the whole budget of %llu bytes "
+                            "([memory] total_budget)",
+                            ci->key, (unsigned long long)est, (unsigned long long)budget);
+            return ADM_AGAIN;
+        }
+        if (!cz_mem_fits(&e->mem, est)) return make_room(e, j, ci);
+        ci->key_reserved = est ? est : 1;
+        cz_mem_pending(&e->mem, est, 0);
+        j->inflight++; /* keeps j while the lock is dropped */
+        pthread_mutex_unlock(&e->mu);
+        uint64_t load_ms = 0;
+        cz_err err = cz__cache_load(&e->cache, ci, pool, &load_ms, NULL, msg, sizeof msg);
+        pthread_mutex_lock(&e->mu);
+        cz_mem_pending(&e->mem, 0, est);
+        ci->key_reserved = 0;
+        mem_sync(e);
+        j->srs_load_ms += load_ms;
+        if (err && !terminal(j->state)) {
+            char m[600];
+            snprintf(m, sizeof m, "partition %u: synthesis failed: %s", j->next_dispatch, msg);
+            *fired = finish(e, j, CZ_JOB_FAILED, m);
+        }
+        part_gone(e, j);
+        pthread_cond_broadcast(&e->synth_cv);
+        return ADM_AGAIN;
+    }
+    uint64_t n = cz_mem_ws_total(&ci->ws);
+    if (budget) {
+        mem_sync(e);
+        if (n + ci->acct_bytes > budget) {
+            *fired = refuse(e, j,
+                            "memory: partition %u of %s needs %llu bytes (witness %llu + scratch %llu), and its keys "
+                            "%llu bytes: more than the whole budget of %llu bytes ([memory] total_budget)",
+                            j->next_dispatch, ci->key, (unsigned long long)n, (unsigned long long)ci->ws.witness,
+                            (unsigned long long)(n - ci->ws.witness), (unsigned long long)ci->acct_bytes,
+                            (unsigned long long)budget);
+            return ADM_AGAIN;
+        }
+        if (!cz_mem_fits(&e->mem, n)) return make_room(e, j, ci);
+    }
+    cz_mem_take(&e->mem, n);
+    ci->active++;
+    e->mem_waiting = 0;
+    *need = n;
+    return ADM_OK;
+}
 
 static void *synth_main(void *arg)
 {
@@ -451,6 +692,16 @@ static void *synth_main(void *arg)
             pthread_cond_wait(&e->synth_cv, &e->mu);
             continue;
         }
+        uint64_t need = 0;
+        cz_watch *fired = NULL;
+        int adm = admit(e, j, pool, &need, &fired);
+        if (fired) {
+            pthread_mutex_unlock(&e->mu);
+            fire(e, j, fired);
+            pthread_mutex_lock(&e->mu);
+        }
+        if (adm == ADM_WAIT) pthread_cond_wait(&e->synth_cv, &e->mu);
+        if (adm != ADM_OK) continue;
         uint32_t idx = j->next_dispatch++;
         if (j->next_dispatch == j->n_parts) sq_remove(e, j);
         if (j->state == CZ_JOB_QUEUED) {
@@ -466,45 +717,53 @@ static void *synth_main(void *arg)
         e->synthesizing++;
         const uint8_t *pl = j->payloads[idx];
         size_t pl_len = j->lens[idx];
+        if (j->pinfo) j->pinfo[idx].state = CZ_PART_SYNTHESIZING;
         cz_circuit *ci = j->ci;
+        cz_mem_ws ws = ci->ws;
+        uint64_t credit1 = need - cz_mem_ws_step2(&ws), credit2 = need - credit1;
         pthread_mutex_unlock(&e->mu);
 
         timeline(e, "SYNTH_START", j, "partition=%u", idx);
-        uint64_t load_ms = 0;
         cz_fr *w = NULL;
-        cz_err err = cz__cache_load(&e->cache, ci, pool, &load_ms, NULL, msg, sizeof msg);
         double ts = cz_now_ms();
-        if (!err) err = cz__circuit_witness(ci, pl, pl_len, &w, pool, msg, sizeof msg);
+        synth_ctx sc = {e, credit1, 0};
+        cz_synth_hooks hooks = {synth_yield, synth_defer, &sc};
+        cz_err err = cz__circuit_witness(ci, pl, pl_len, &w, pool, &hooks, msg, sizeof msg);
         uint64_t synth_ms = (uint64_t)(cz_now_ms() - ts);
         timeline(e, "SYNTH_END", j, "partition=%u,synth_ms=%llu%s", idx, (unsigned long long)synth_ms,
                  err ? ",error=1" : "");
 
         pthread_mutex_lock(&e->mu);
+        if (!sc.deferred) mem_give(e, credit1); /* step 1: the scratch is gone */
         e->synthesizing--;
-        j->srs_load_ms += load_ms;
         j->synth_ms += synth_ms;
         e->synth_total += synth_ms;
         if (!err) stage_count(e->synth_bucket, &e->synth_count, &e->synth_sum, synth_ms);
-        cz_watch *fired = NULL;
+        if (j->pinfo) {
+            j->pinfo[idx].synth_ms = synth_ms;
+            j->pinfo[idx].state = err ? CZ_PART_FAILED : terminal(j->state) ? CZ_PART_DROPPED : CZ_PART_WAITING_GPU;
+        }
         if (err) {
             char m[600];
             snprintf(m, sizeof m, "partition %u: synthesis failed: %s", idx, msg);
-            free(w);
+            part_release(e, ci, w, credit2);
             fired = finish(e, j, CZ_JOB_FAILED, m);
             part_gone(e, j);
         } else if (terminal(j->state)) {
-            free(w);
+            part_release(e, ci, w, credit2);
             part_gone(e, j);
         } else {
             part *p = calloc(1, sizeof *p);
             if (!p) {
-                free(w);
+                part_release(e, ci, w, credit2);
                 fired = finish(e, j, CZ_JOB_FAILED, "out of memory");
                 part_gone(e, j);
             } else {
                 p->j = j;
                 p->idx = idx;
                 p->w = w;
+                p->ci = ci;
+                p->mem = credit2;
                 pq_push(e, p);
                 timeline(e, "GPU_QUEUE", j, "partition=%u", idx);
                 pthread_cond_signal(&e->prove_cv);
@@ -548,12 +807,16 @@ static void *prove_main(void *arg)
         pthread_cond_broadcast(&e->synth_cv);
         job *j = p->j;
         if (terminal(j->state)) {
-            free(p->w);
+            part_release(e, p->ci, p->w, p->mem);
             free(p);
             part_gone(e, j);
             continue;
         }
         if (j->state == CZ_JOB_SYNTHESIZING) j->state = CZ_JOB_PROVING;
+        if (j->pinfo) {
+            j->pinfo[p->idx].state = CZ_PART_PROVING;
+            j->pinfo[p->idx].worker = (int)wi;
+        }
         snprintf(e->wst[wi].current_job, sizeof e->wst[wi].current_job, "%s", j->id);
         e->wst[wi].current_kind = j->kind;
         cz_circuit *ci = j->ci;
@@ -589,6 +852,10 @@ static void *prove_main(void *arg)
         j->prove_ms += gpu_ms;
         e->prove_total += gpu_ms;
         if (ok) stage_count(e->prove_bucket, &e->prove_count, &e->prove_sum, gpu_ms);
+        if (j->pinfo) {
+            j->pinfo[p->idx].prove_ms = gpu_ms;
+            j->pinfo[p->idx].state = !ok ? CZ_PART_FAILED : terminal(j->state) ? CZ_PART_DROPPED : CZ_PART_DONE;
+        }
         cz_watch *fired = NULL;
         if (!terminal(j->state)) {
             if (!ok) {
@@ -601,7 +868,7 @@ static void *prove_main(void *arg)
                 if (++j->n_done == j->n_parts) fired = finish(e, j, CZ_JOB_COMPLETED, NULL);
             }
         }
-        free(p->w);
+        part_release(e, p->ci, p->w, p->mem); /* step 2: the witness and the prove's scratch */
         free(p);
         part_gone(e, j);
         if (fired) {
@@ -621,6 +888,7 @@ static void free_job(job *j)
     free(j->payloads);
     free(j->lens);
     free(j->proof);
+    free(j->pinfo);
     free(j);
 }
 
@@ -656,6 +924,7 @@ static void *janitor_main(void *arg)
         ts.tv_sec += 1;
         pthread_cond_timedwait(&e->jan_cv, &e->mu, &ts);
         prune(e);
+        if (e->mem_waiting) pthread_cond_broadcast(&e->synth_cv); /* keys may have become idle enough to evict */
     }
     pthread_mutex_unlock(&e->mu);
     return NULL;
@@ -671,7 +940,7 @@ typedef struct {
 static void restore_bad(void *ctx, const char *name, const char *why)
 {
     (void)ctx;
-    fprintf(stderr, "cuzk engine: journal: %s: %s; left alone\n", name, why);
+    cz_log(CZ_LOG_WARN, (const char *const[]){"job_id", name, NULL}, "journal: %s: %s; left alone", name, why);
 }
 
 static void restore_one(void *ctx, cz_jrec_job *r, cz_jrec_done *d)
@@ -704,6 +973,7 @@ static void restore_one(void *ctx, cz_jrec_job *r, cz_jrec_done *d)
     j->prio = r->prio >= CZ_PRIO_LOW && r->prio <= CZ_PRIO_CRITICAL ? r->prio : CZ_PRIO_NORMAL;
     snprintf(j->id, sizeof j->id, "%s", r->job_id);
     snprintf(j->rid, sizeof j->rid, "%s", r->rid);
+    snprintf(j->cid, sizeof j->cid, "%s", r->circuit_id);
     j->seq = e->next_seq++;
     j->journaled = 1;
     j->submit_unix_ms = r->submit_unix_ms;
@@ -776,9 +1046,17 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_opts *o, char *msg, siz
     pthread_cond_init(&e->prove_cv, NULL);
     pthread_cond_init(&e->done_cv, NULL);
     pthread_cond_init(&e->jan_cv, NULL);
+    pthread_mutex_init(&e->th_mu, NULL);
+    pthread_cond_init(&e->th_cv, NULL);
+    cz_mem_init(&e->mem, e->o.mem_budget);
     cz__cache_init(&e->cache, e->o.param_cache, NULL);
     cz_backend_opts bo = {.kind = e->o.backend, .device = e->o.device, .threads = (unsigned)e->o.prove_threads,
-                          .vram_margin = e->o.vram_margin};
+                          .vram_margin = e->o.vram_margin, .host_stage = host_stage, .host_stage_ctx = e};
+    cz_err re = cz__reaper_start(&e->reaper, reaper_done, e, msg, msglen);
+    if (re) {
+        cz_engine_destroy(e);
+        return re;
+    }
     cz_err be_err = cz_be_open(&e->be, &bo, msg, msglen);
     if (be_err) {
         cz_engine_destroy(e);
@@ -850,6 +1128,8 @@ void cz_engine_destroy(cz_engine *e)
     for (unsigned i = 0; i < e->synth_started; i++) pthread_join(e->synth_th[i], NULL);
     for (unsigned i = 0; i < e->prove_started; i++) pthread_join(e->prove_th[i], NULL);
     if (e->jan_started) pthread_join(e->jan_th, NULL);
+    cz__reaper_stop(e->reaper); /* frees what it holds; from here on buffers are freed in place */
+    e->reaper = NULL;
     /* then whoever still waits hears CANCELLED (callers' awaits must be gone by now);
      * the journal keeps these jobs as accepted, so they run again after a restart */
     pthread_mutex_lock(&e->mu);
@@ -885,6 +1165,8 @@ void cz_engine_destroy(cz_engine *e)
     pthread_cond_destroy(&e->prove_cv);
     pthread_cond_destroy(&e->done_cv);
     pthread_cond_destroy(&e->jan_cv);
+    pthread_mutex_destroy(&e->th_mu);
+    pthread_cond_destroy(&e->th_cv);
     free(e->synth_th);
     free(e->prove_th);
     free(e->wst);
@@ -894,6 +1176,16 @@ void cz_engine_destroy(cz_engine *e)
 /* puts a new job in the tables and at the tail of its synthesis queue */
 static void insert_job(cz_engine *e, job *j)
 {
+    if (!j->pinfo && j->n_parts) { /* per-partition progress; a job without it is still proved */
+        j->pinfo = calloc(j->n_parts, sizeof *j->pinfo);
+        if (j->pinfo)
+            for (uint32_t i = 0; i < j->n_parts; i++) {
+                j->pinfo[i].worker = -1;
+                j->pinfo[i].state = j->state == CZ_JOB_COMPLETED ? CZ_PART_DONE
+                                    : terminal(j->state)          ? CZ_PART_DROPPED
+                                                                  : CZ_PART_QUEUED;
+            }
+    }
     uint64_t h = hash_str(j->id) % N_BUCKETS;
     j->id_next = e->by_id[h];
     e->by_id[h] = j;
@@ -1054,6 +1346,7 @@ cz_err cz_engine_submit(cz_engine *e, const cz_job_request *r, char job_id[CZ_JO
     j->ci = ci;
     j->state = CZ_JOB_QUEUED;
     if (r->request_id) snprintf(j->rid, sizeof j->rid, "%s", r->request_id);
+    snprintf(j->cid, sizeof j->cid, "%s", r->circuit_id);
 
     pthread_mutex_lock(&e->mu);
     old = live_attempt(e, r->request_id); /* a concurrent submit of the same request won */
@@ -1202,10 +1495,55 @@ cz_err cz_engine_preload(cz_engine *e, const char *circuit_id, int *already, uin
     cz_circuit *ci;
     cz_err err = cz__cache_acquire(&e->cache, circuit_id, &ci, msg, msglen);
     if (err) return err;
-    cz_pool *pool = NULL;
-    if (cz_pool_create(&pool, (unsigned)e->o.prove_threads)) pool = NULL;
-    err = cz__cache_load(&e->cache, ci, pool, load_ms, already, msg, msglen);
-    cz_pool_destroy(pool);
+    /* the keys count against the budget: room first (evicting idle keys),
+     * with an estimate reserved while they load */
+    uint64_t est = 0;
+    int reserved = 0;
+    pthread_mutex_lock(&e->mu);
+    while (!err && !cz__cache_ready(&e->cache, ci)) {
+        if (ci->key_reserved) { /* a synthesis worker loads it */
+            pthread_cond_wait(&e->synth_cv, &e->mu);
+            continue;
+        }
+        est = e->mem.budget ? cz__circuit_key_estimate(&e->cache, ci) : 0;
+        mem_sync(e);
+        if (cz_mem_fits(&e->mem, est)) {
+            ci->key_reserved = est ? est : 1;
+            cz_mem_pending(&e->mem, est, 0);
+            reserved = 1;
+            break;
+        }
+        cz_circuit *v = est <= e->mem.budget ? cz__cache_claim_idle(&e->cache, e->o.eviction_min_idle_ms, ci) : NULL;
+        if (!v) {
+            uint64_t used = cz_mem_used(&e->mem);
+            err = cz_fail(CZ_ERR_NOMEM, msg, msglen,
+                          "memory: the keys of %s take about %llu bytes; %llu of the budget's %llu bytes are free "
+                          "([memory] total_budget) and no idle key can be evicted",
+                          ci->key, (unsigned long long)est,
+                          (unsigned long long)(used < e->mem.budget ? e->mem.budget - used : 0),
+                          (unsigned long long)e->mem.budget);
+            break;
+        }
+        pthread_mutex_unlock(&e->mu);
+        cz__cache_unload_claimed(&e->cache, v);
+        pthread_mutex_lock(&e->mu);
+        e->mem_evictions++;
+    }
+    pthread_mutex_unlock(&e->mu);
+    if (!err) {
+        cz_pool *pool = NULL;
+        if (cz_pool_create(&pool, (unsigned)e->o.prove_threads)) pool = NULL;
+        err = cz__cache_load(&e->cache, ci, pool, load_ms, already, msg, msglen);
+        cz_pool_destroy(pool);
+    }
+    if (reserved) {
+        pthread_mutex_lock(&e->mu);
+        cz_mem_pending(&e->mem, 0, est);
+        ci->key_reserved = 0;
+        mem_sync(e);
+        pthread_cond_broadcast(&e->synth_cv);
+        pthread_mutex_unlock(&e->mu);
+    }
     cz__cache_release(&e->cache, ci);
     return err;
 }
@@ -1213,7 +1551,12 @@ cz_err cz_engine_preload(cz_engine *e, const char *circuit_id, int *already, uin
 cz_err cz_engine_evict(cz_engine *e, const char *circuit_id, int *was_loaded, uint64_t *freed, char *msg,
                        size_t msglen)
 {
-    return cz__cache_evict(&e->cache, circuit_id, was_loaded, freed, msg, msglen);
+    cz_err err = cz__cache_evict(&e->cache, circuit_id, was_loaded, freed, msg, msglen);
+    pthread_mutex_lock(&e->mu);
+    mem_sync(e);
+    pthread_cond_broadcast(&e->synth_cv); /* room may have appeared */
+    pthread_mutex_unlock(&e->mu);
+    return err;
 }
 
 cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *s)
@@ -1234,7 +1577,7 @@ cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *s)
     for (int l = 0; l < N_LEVELS; l++)
         for (job *j = e->sq[l].head; j; j = j->qnext) s->queued_partitions += j->n_parts - j->next_dispatch;
     memcpy(s->dur_bucket, e->dur_bucket, sizeof s->dur_bucket);
-    s->dur_sum_s = e->dur_sum_s;
+    memcpy(s->dur_sum_s, e->dur_sum_s, sizeof s->dur_sum_s);
     s->synth_ms_total = e->synth_total;
     s->prove_ms_total = e->prove_total;
     memcpy(s->synth_bucket, e->synth_bucket, sizeof s->synth_bucket);
@@ -1243,12 +1586,27 @@ cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *s)
     s->n_prove = e->prove_count;
     s->synth_sum_ms = e->synth_sum;
     s->prove_sum_ms = e->prove_sum;
+    mem_sync(e);
+    s->mem_budget = e->mem.budget;
+    s->mem_used = cz_mem_used(&e->mem);
+    s->mem_peak = e->mem.peak;
+    s->mem_keys = e->mem.keys;
+    s->mem_waits = e->mem_waits;
+    s->mem_evictions = e->mem_evictions;
+    s->mem_refused = e->mem_refused;
     s->n_workers = e->n_prove;
     s->workers = calloc(e->n_prove, sizeof *s->workers);
     if (s->workers) memcpy(s->workers, e->wst, e->n_prove * sizeof *s->workers);
     else s->n_workers = 0;
     pthread_mutex_unlock(&e->mu);
     s->n_srs = cz__cache_snapshot(&e->cache, &s->srs);
+    if (e->reaper) cz__reaper_stats(e->reaper, &s->bg_frees, &s->bg_freed_bytes, &s->bg_queued);
+    pthread_mutex_lock(&e->th_mu);
+    s->throttle_enabled = e->o.synthesis_throttle;
+    s->throttle_checks = e->th_checks;
+    s->throttle_waits = e->th_waits;
+    s->throttle_wait_ms = (uint64_t)e->th_wait_ms;
+    pthread_mutex_unlock(&e->th_mu);
     snprintf(s->backend, sizeof s->backend, "%s", cz_be_name(e->be));
     s->backend_kind = (int)cz_be_kind(e->be);
     s->device = s->backend_kind == CZ_BACKEND_CUDA ? e->o.device : -1;
@@ -1276,4 +1634,69 @@ void cz_engine_pause(cz_engine *e, int paused)
     e->paused = paused;
     pthread_cond_broadcast(&e->synth_cv);
     pthread_mutex_unlock(&e->mu);
+}
+
+/* ---- the job list (cz_engine_jobs): /status's pipelines ---- */
+cz_err cz_engine_jobs(cz_engine *e, size_t max_ended, cz_job_info **out, size_t *n_out)
+{
+    *out = NULL;
+    *n_out = 0;
+    pthread_mutex_lock(&e->mu);
+    size_t n = 0, ended = 0;
+    for (job *j = e->all; j; j = j->all_next) /* newest first */
+        if (!terminal(j->state) || ended++ < max_ended) n++;
+    cz_job_info *v = n ? calloc(n, sizeof *v) : NULL;
+    if (n && !v) {
+        pthread_mutex_unlock(&e->mu);
+        return CZ_ERR_NOMEM;
+    }
+    double now = cz_now_ms();
+    size_t k = 0;
+    ended = 0;
+    for (job *j = e->all; j && k < n; j = j->all_next) {
+        if (terminal(j->state) && ended++ >= max_ended) continue;
+        cz_job_info *x = &v[k];
+        snprintf(x->job_id, sizeof x->job_id, "%s", j->id);
+        snprintf(x->request_id, sizeof x->request_id, "%s", j->rid);
+        snprintf(x->circuit_id, sizeof x->circuit_id, "%s", j->cid);
+        snprintf(x->error, sizeof x->error, "%s", j->error);
+        x->proof_kind = j->kind;
+        x->priority = j->prio;
+        x->state = j->state;
+        x->n_parts = j->n_parts;
+        x->parts_done = j->n_done;
+        double start = j->state == CZ_JOB_QUEUED || !j->t_start ? (terminal(j->state) ? j->t_end : now) : j->t_start;
+        x->queue_wait_ms = start > j->t_submit ? (uint64_t)(start - j->t_submit) : 0;
+        x->age_ms = now > j->t_submit ? (uint64_t)(now - j->t_submit) : 0;
+        double end = terminal(j->state) ? j->t_end : now;
+        x->total_ms = end > j->t_submit ? (uint64_t)(end - j->t_submit) : 0;
+        x->srs_load_ms = j->srs_load_ms;
+        x->synthesis_ms = j->synth_ms;
+        x->prove_ms = j->prove_ms;
+        x->parts = j->pinfo && j->n_parts ? malloc(j->n_parts * sizeof *x->parts) : NULL;
+        if (x->parts) {
+            memcpy(x->parts, j->pinfo, j->n_parts * sizeof *x->parts);
+            if (terminal(j->state)) /* never to be picked up */
+                for (uint32_t i = 0; i < j->n_parts; i++)
+                    if (x->parts[i].state == CZ_PART_QUEUED || x->parts[i].state == CZ_PART_WAITING_GPU)
+                        x->parts[i].state = CZ_PART_DROPPED;
+        }
+        k++;
+    }
+    pthread_mutex_unlock(&e->mu);
+    *out = v;
+    *n_out = k;
+    return CZ_OK;
+}
+
+void cz_engine_jobs_free(cz_job_info *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++) free(v[i].parts);
+    free(v);
+}
+
+const char *cz_part_state_name(int s)
+{
+    static const char *n[] = {"queued", "synthesizing", "waiting_gpu", "proving", "done", "failed", "dropped"};
+    return s >= 0 && s <= CZ_PART_DROPPED ? n[s] : "unknown";
 }

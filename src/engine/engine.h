@@ -23,6 +23,14 @@
  * had not ended run again (same job id and request_id), ended ones stay
  * until their retention is over (journal.h).
  *
+ * Memory: with opts.mem_budget set, keys and partitions in flight share one
+ * host-RAM budget (membudget.h gives the working-set formula); a partition
+ * starts synthesis only when it fits, idle keys are evicted under pressure,
+ * and a job whose partition (with its circuit's keys) is larger than the
+ * whole budget fails at once with the sizes in its error. Big buffers are
+ * freed on a background thread. cz_engine_get_status reports the budget,
+ * use, peak and counters.
+ *
  * Waiting: cz_engine_await blocks (tests, simple callers); cz_engine_watch
  * registers a callback run once when the job ends (servers). Results of
  * ended jobs stay for result_retention_ms and are then pruned.
@@ -85,11 +93,19 @@ typedef struct {
     int device;                 /* CUDA device index */
     uint64_t vram_margin;       /* CUDA: device bytes kept out of the budget; 0 = the backend's default */
     int gpu_workers;            /* proving workers on a CUDA backend; 0 = prove_workers */
+    /* host memory (membudget.h): the budget in bytes for keys and partitions
+     * in flight (0 = no limit), and how long a loaded key must have been idle
+     * before memory pressure evicts it */
+    uint64_t mem_budget;
+    uint64_t eviction_min_idle_ms;
+    /* 1: synthesis workers yield, between chunks, while a proving worker runs
+     * its bandwidth-heavy host stage (the cooperative throttle); 0: off */
+    int synthesis_throttle;
 } cz_engine_opts;
 
 /* defaults: 1 synthesis worker, 1 proving worker on all CPUs, queue depth 2,
  * 30 min retention, verify on, no timeline, param_cache ".", backend auto on
- * device 0 */
+ * device 0, no memory limit (eviction after 5 min idle), throttle on */
 void cz_engine_opts_defaults(cz_engine_opts *o);
 
 typedef struct {
@@ -175,11 +191,19 @@ cz_err cz_engine_evict(cz_engine *e, const char *circuit_id, int *was_loaded, ui
 
 /* ---- status ---- */
 #define CZ_N_KINDS 6 /* index: cz_kind_index */
+/* where a circuit's keys are (the values of cuzk.v1 SRSStatus.Tier) */
+typedef enum { CZ_TIER_HOT = 0, CZ_TIER_WARM = 1, CZ_TIER_COLD = 2 } cz_tier;
+const char *cz_tier_name(cz_tier t); /* "hot", "warm", "cold" */
 typedef struct {
     char circuit_id[CZ_CIRCUIT_ID_MAX];
     int loaded;
+    /* HOT: loaded and its points resident on the GPU (cz_be_key_resident);
+     * WARM: loaded in host memory (the CPU backend; a CUDA key proved on the
+     * CPU or streamed from the host); COLD: not loaded (on disk) */
+    cz_tier tier;
     uint64_t size_bytes;
     unsigned ref_count;
+    uint64_t partition_bytes;  /* one partition's working set (membudget.h); 0 until loaded */
 } cz_srs_status;
 
 typedef struct {
@@ -199,8 +223,8 @@ typedef struct {
     size_t n_srs;
     cz_srs_status *srs;        /* malloc'ed */
     /* proof durations (submit to end) of completed jobs: Prometheus buckets */
-    uint64_t dur_bucket[12];   /* counts <= cz_engine_dur_bounds[i] seconds */
-    double dur_sum_s;
+    uint64_t dur_bucket[CZ_N_KINDS][12]; /* by kind index: counts <= cz_engine_dur_bounds[i] seconds */
+    double dur_sum_s[CZ_N_KINDS];
     uint64_t synth_ms_total, prove_ms_total;
     /* per partition: synthesis and prove (+ verify) times, Prometheus
      * buckets (counts <= cz_engine_stage_bounds[i] seconds), count, sum */
@@ -210,6 +234,17 @@ typedef struct {
     char backend[160];
     int backend_kind, device;
     uint64_t backend_proofs, cpu_fallbacks, vram_budget, vram_used, vram_peak;
+    /* host memory (membudget.h): the budget (0 = no limit), bytes accounted
+     * now (keys + loads under way + partitions), the peak, the keys' share;
+     * partitions that had to wait for room, keys evicted under pressure,
+     * jobs failed because a partition exceeds the whole budget */
+    uint64_t mem_budget, mem_used, mem_peak, mem_keys, mem_waits, mem_evictions, mem_refused;
+    /* the background free thread: buffers freed, bytes given back, queued */
+    uint64_t bg_frees, bg_freed_bytes, bg_queued;
+    /* the synthesis throttle: on/off, checks made between chunks, checks that
+     * found a host stage running and waited, and the time they waited */
+    int throttle_enabled;
+    uint64_t throttle_checks, throttle_waits, throttle_wait_ms;
 } cz_engine_status;
 
 extern const double cz_engine_dur_bounds[12];
@@ -218,9 +253,42 @@ extern const double cz_engine_stage_bounds[12];
 cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *out);
 void cz_engine_status_free(cz_engine_status *s);
 
+/* ---- the job list (for the HTTP /status page) ----
+ * cz_engine_jobs: every job not yet ended, newest first, plus the
+ * max_ended most recently submitted ended ones (retained until pruned),
+ * each with its partitions' progress. The caller frees with
+ * cz_engine_jobs_free. A partition goes queued -> synthesizing ->
+ * waiting_gpu -> proving -> done, or failed (its stage failed) or dropped
+ * (its job ended first; one a worker still holds reads synthesizing or
+ * proving until that stage ends); synth_ms / prove_ms are its stage times once
+ * known, worker the proving worker (-1 before one took it). */
+enum { CZ_PART_QUEUED, CZ_PART_SYNTHESIZING, CZ_PART_WAITING_GPU, CZ_PART_PROVING, CZ_PART_DONE, CZ_PART_FAILED,
+       CZ_PART_DROPPED };
+typedef struct {
+    int state;
+    int worker;
+    uint64_t synth_ms, prove_ms;
+} cz_part_info;
+
+typedef struct {
+    char job_id[CZ_JOB_ID_MAX];
+    char request_id[256];
+    char circuit_id[CZ_CIRCUIT_ID_MAX];
+    char error[512];
+    int proof_kind, priority;
+    cz_job_state state;
+    uint32_t n_parts, parts_done;
+    uint64_t age_ms, queue_wait_ms, total_ms, srs_load_ms, synthesis_ms, prove_ms;
+    cz_part_info *parts;        /* n_parts entries, or NULL when not tracked */
+} cz_job_info;
+
+cz_err cz_engine_jobs(cz_engine *e, size_t max_ended, cz_job_info **out, size_t *n);
+void cz_engine_jobs_free(cz_job_info *v, size_t n);
+const char *cz_part_state_name(int state); /* "queued", ..., "dropped" */
+
 int cz_kind_index(int kind);            /* 0..CZ_N_KINDS-1, -1 for an unknown kind */
 int cz_kind_from_index(int index);
-const char *cz_kind_name(int kind);     /* "porep_seal_commit", ..., "groth16_generic" */
+const char *cz_kind_name(int kind);     /* the reference's labels: "porep-c2", ..., ours "groth16-generic" */
 const char *cz_job_state_name(cz_job_state s);
 /* the priority a job of this kind gets when the request leaves it UNSPECIFIED */
 int cz_kind_default_priority(int kind);

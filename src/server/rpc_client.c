@@ -18,12 +18,18 @@
 #include <grpc/support/time.h>
 
 #include "cuzk/v1/proving.pb-c.h"
+#include "util/textbuf.h"
 
 struct cz_rpc_client {
     grpc_channel *ch;
 };
 
 cz_err cz_rpc_client_open(cz_rpc_client **out, const char *addr, char *msg, size_t msglen)
+{
+    return cz_rpc_client_open_tls(out, addr, NULL, msg, msglen);
+}
+
+cz_err cz_rpc_client_open_tls(cz_rpc_client **out, const char *addr, const char *ca_pem, char *msg, size_t msglen)
 {
     cz_rpc_client *c = calloc(1, sizeof *c);
     if (!c) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
@@ -37,7 +43,13 @@ cz_err cz_rpc_client_open(cz_rpc_client **out, const char *addr, char *msg, size
     args[1].key = GRPC_ARG_MAX_SEND_MESSAGE_LENGTH;
     args[1].value.integer = 0x7fffffff;
     grpc_channel_args ca = {2, args};
-    grpc_channel_credentials *cr = grpc_insecure_credentials_create();
+    grpc_channel_credentials *cr = ca_pem ? grpc_ssl_credentials_create(ca_pem, NULL, NULL, NULL)
+                                          : grpc_insecure_credentials_create();
+    if (!cr) {
+        free(c);
+        grpc_shutdown();
+        return cz_fail(CZ_ERR_IO, msg, msglen, "cannot make TLS credentials from the CA certificate");
+    }
     c->ch = grpc_channel_create(addr, cr, &ca);
     grpc_channel_credentials_release(cr);
     if (!c->ch) {
@@ -181,4 +193,84 @@ cz_err cz_rpc_client_preload(cz_rpc_client *c, const char *circuit_id, int *alre
     *load_ms = r->load_time_ms;
     cuzk__v1__preload_srs_response__free_unpacked(r, NULL);
     return CZ_OK;
+}
+
+cz_err cz_rpc_client_status_text(cz_rpc_client *c, uint64_t timeout_ms, char **text, char *msg, size_t msglen)
+{
+    *text = NULL;
+    Cuzk__V1__GetStatusRequest q = CUZK__V1__GET_STATUS_REQUEST__INIT;
+    grpc_slice resp;
+    char det[512];
+    grpc_status_code st = unary(c, "/cuzk.v1.ProvingEngine/GetStatus", &q.base, timeout_ms, &resp, det, sizeof det);
+    if (st != GRPC_STATUS_OK) {
+        grpc_slice_unref(resp);
+        return cz_fail(CZ_ERR_IO, msg, msglen, "GetStatus: gRPC status %d: %s", (int)st, det);
+    }
+    Cuzk__V1__GetStatusResponse *r =
+        cuzk__v1__get_status_response__unpack(NULL, GRPC_SLICE_LENGTH(resp), GRPC_SLICE_START_PTR(resp));
+    grpc_slice_unref(resp);
+    if (!r) return cz_fail(CZ_ERR_PARSE, msg, msglen, "GetStatus: the answer does not parse");
+    cz_textbuf b = {0};
+    cz_tb_put(&b, "uptime: %llu s, completed %llu, failed %llu\n", (unsigned long long)r->uptime_seconds,
+              (unsigned long long)r->total_proofs_completed, (unsigned long long)r->total_proofs_failed);
+    if (r->pinned_memory_limit_bytes)
+        cz_tb_put(&b, "pinned memory: %llu / %llu bytes\n", (unsigned long long)r->pinned_memory_bytes,
+                  (unsigned long long)r->pinned_memory_limit_bytes);
+    for (size_t i = 0; i < r->n_queues; i++)
+        cz_tb_put(&b, "queue %s: pending %u, in progress %u\n", r->queues[i]->proof_kind, r->queues[i]->pending,
+                  r->queues[i]->in_progress);
+    for (size_t i = 0; i < r->n_gpus; i++) {
+        const Cuzk__V1__GPUStatus *g = r->gpus[i];
+        cz_tb_put(&b, "worker %zu: %s (ordinal %u)", i, g->name, g->ordinal);
+        if (g->vram_total_bytes)
+            cz_tb_put(&b, ", vram free %llu of %llu bytes", (unsigned long long)g->vram_free_bytes,
+                      (unsigned long long)g->vram_total_bytes);
+        if (g->current_job_id[0]) cz_tb_put(&b, ", proving %s (%s)", g->current_job_id, g->current_proof_kind);
+        else cz_tb_put(&b, ", idle");
+        cz_tb_put(&b, "\n");
+    }
+    static const char *tier[] = {"HOT", "WARM", "COLD"};
+    for (size_t i = 0; i < r->n_loaded_srs; i++) {
+        const Cuzk__V1__SRSStatus *k = r->loaded_srs[i];
+        cz_tb_put(&b, "key %s: %s, %llu bytes, %u in use\n", k->circuit_id,
+                  (unsigned)k->tier < 3 ? tier[k->tier] : "?", (unsigned long long)k->size_bytes, k->ref_count);
+    }
+    cuzk__v1__get_status_response__free_unpacked(r, NULL);
+    if (b.oom) {
+        cz_tb_free(&b);
+        return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+    }
+    *text = cz_tb_take(&b);
+    return CZ_OK;
+}
+
+cz_err cz_rpc_client_metrics(cz_rpc_client *c, uint64_t timeout_ms, char **text, char *msg, size_t msglen)
+{
+    *text = NULL;
+    Cuzk__V1__GetMetricsRequest q = CUZK__V1__GET_METRICS_REQUEST__INIT;
+    grpc_slice resp;
+    char det[512];
+    grpc_status_code st = unary(c, "/cuzk.v1.ProvingEngine/GetMetrics", &q.base, timeout_ms, &resp, det, sizeof det);
+    if (st != GRPC_STATUS_OK) {
+        grpc_slice_unref(resp);
+        return cz_fail(CZ_ERR_IO, msg, msglen, "GetMetrics: gRPC status %d: %s", (int)st, det);
+    }
+    Cuzk__V1__GetMetricsResponse *r =
+        cuzk__v1__get_metrics_response__unpack(NULL, GRPC_SLICE_LENGTH(resp), GRPC_SLICE_START_PTR(resp));
+    grpc_slice_unref(resp);
+    if (!r) return cz_fail(CZ_ERR_PARSE, msg, msglen, "GetMetrics: the answer does not parse");
+    *text = strdup(r->prometheus_text ? r->prometheus_text : "");
+    cuzk__v1__get_metrics_response__free_unpacked(r, NULL);
+    return *text ? CZ_OK : cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
+}
+
+double cz_rpc_metric_value(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = text; p && *p;) {
+        if (!strncmp(p, name, n) && p[n] == ' ') return strtod(p + n + 1, NULL);
+        p = strchr(p, '\n');
+        if (p) p++;
+    }
+    return -1;
 }

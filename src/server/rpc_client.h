@@ -1,5 +1,6 @@
 /* rpc_client.h — a small blocking client of cuzk.v1.ProvingEngine (gRPC C
- * core underneath, none of it in this header), for cuzk-bench batch.
+ * core underneath, none of it in this header), for cuzk-bench's daemon
+ * subcommands (batch, single, sweep, status, metrics, preload).
  *
  * One client holds one channel; calls from several threads at once are
  * fine (each call has its own completion queue). */
@@ -12,7 +13,10 @@
 
 typedef struct cz_rpc_client cz_rpc_client;
 
+/* addr: unix:///path or host:port. ca_pem: NULL for a plain channel, else
+ * the PEM root certificate(s) a TLS daemon's certificate must chain to */
 cz_err cz_rpc_client_open(cz_rpc_client **out, const char *addr, char *msg, size_t msglen);
+cz_err cz_rpc_client_open_tls(cz_rpc_client **out, const char *addr, const char *ca_pem, char *msg, size_t msglen);
 void cz_rpc_client_close(cz_rpc_client *c);
 
 typedef struct {
@@ -37,6 +41,13 @@ typedef struct {
  * when it did not (out->grpc_code says why). */
 cz_err cz_rpc_client_prove(cz_rpc_client *c, const cz_rpc_prove_req *r, uint64_t timeout_ms, cz_rpc_prove_res *out,
                            char *msg, size_t msglen);
+/* GetStatus as text lines (malloc'ed): counters, queues, workers, keys */
+cz_err cz_rpc_client_status_text(cz_rpc_client *c, uint64_t timeout_ms, char **text, char *msg, size_t msglen);
+/* GetMetrics' Prometheus text (malloc'ed) */
+cz_err cz_rpc_client_metrics(cz_rpc_client *c, uint64_t timeout_ms, char **text, char *msg, size_t msglen);
+/* the value of the first sample of metric `name` (no labels) in a
+ * Prometheus text; -1 when absent */
+double cz_rpc_metric_value(const char *text, const char *name);
 cz_err cz_rpc_client_preload(cz_rpc_client *c, const char *circuit_id, int *already, uint64_t *load_ms, char *msg,
                              size_t msglen);
 

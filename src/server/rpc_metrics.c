@@ -1,44 +1,30 @@
 /* rpc_metrics.c — the Prometheus text exposition GetMetrics returns, from
- * one engine status snapshot. The reference engine's metric names come
- * first (dashboards built for it keep working), then ours. */
+ * one engine status snapshot; the HTTP /metrics page serves the same text.
+ * The reference engine's metric names come first (dashboards built for it
+ * keep working), then ours: stage histograms, GPU busy seconds, key sizes
+ * by tier, the process's resident memory, the host-memory budget, VRAM. */
 #include "server/rpc_server.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    char *buf;
-    size_t len, cap;
-} sbuf;
+#include "util/procmem.h"
+#include "util/textbuf.h"
 
-static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(sbuf *b, const char *fmt, ...)
+#define put cz_tb_put
+
+void cz_rpc_worker_name(const cz_engine_status *st, unsigned i, char *out, size_t outlen)
 {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->buf ? b->buf + b->len : NULL, b->buf ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) return;
-        if (b->buf && b->len + (size_t)n < b->cap) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = (b->cap ? b->cap * 2 : 4096) + (size_t)n;
-        char *p = realloc(b->buf, cap);
-        if (!p) return;
-        b->buf = p;
-        b->cap = cap;
-    }
+    if (st->backend_kind == CZ_BACKEND_CUDA) snprintf(out, outlen, "%.32s worker %u", st->backend, i);
+    else snprintf(out, outlen, "cpu-worker-%u", i);
 }
 
 char *cz_rpc_metrics_text(cz_engine *e)
 {
     cz_engine_status st;
     cz_engine_get_status(e, &st);
-    sbuf b = {0};
+    cz_textbuf b = {0};
     put(&b, "# HELP cuzk_proofs_completed_total Proofs completed since start.\n"
             "# TYPE cuzk_proofs_completed_total counter\ncuzk_proofs_completed_total %llu\n",
         (unsigned long long)st.completed);
@@ -58,16 +44,24 @@ char *cz_rpc_metrics_text(cz_engine *e)
     for (int i = 1; i < CZ_N_KINDS; i++)
         put(&b, "cuzk_proofs_failed{proof_kind=\"%s\"} %llu\n", cz_kind_name(cz_kind_from_index(i)),
             (unsigned long long)st.failed_by_kind[i]);
-    put(&b, "# HELP cuzk_proof_duration_seconds Submit-to-completion time of completed proofs.\n"
+    /* by proof_kind, as the reference's (a summary there: its _sum and
+     * _count per proof_kind read the same here) */
+    put(&b, "# HELP cuzk_proof_duration_seconds Submit-to-completion time of completed proofs, by proof kind.\n"
             "# TYPE cuzk_proof_duration_seconds histogram\n");
-    for (int i = 0; i < 12; i++) {
-        if (i == 11) put(&b, "cuzk_proof_duration_seconds_bucket{le=\"+Inf\"} %llu\n", (unsigned long long)st.dur_bucket[i]);
-        else
-            put(&b, "cuzk_proof_duration_seconds_bucket{le=\"%g\"} %llu\n", cz_engine_dur_bounds[i],
-                (unsigned long long)st.dur_bucket[i]);
+    for (int k = 1; k < CZ_N_KINDS; k++) {
+        const char *kn = cz_kind_name(cz_kind_from_index(k));
+        for (int i = 0; i < 12; i++) {
+            if (i == 11)
+                put(&b, "cuzk_proof_duration_seconds_bucket{proof_kind=\"%s\",le=\"+Inf\"} %llu\n", kn,
+                    (unsigned long long)st.dur_bucket[k][i]);
+            else
+                put(&b, "cuzk_proof_duration_seconds_bucket{proof_kind=\"%s\",le=\"%g\"} %llu\n", kn,
+                    cz_engine_dur_bounds[i], (unsigned long long)st.dur_bucket[k][i]);
+        }
+        put(&b, "cuzk_proof_duration_seconds_sum{proof_kind=\"%s\"} %.3f\n"
+                "cuzk_proof_duration_seconds_count{proof_kind=\"%s\"} %llu\n",
+            kn, st.dur_sum_s[k], kn, (unsigned long long)st.completed_by_kind[k]);
     }
-    put(&b, "cuzk_proof_duration_seconds_sum %.3f\ncuzk_proof_duration_seconds_count %llu\n", st.dur_sum_s,
-        (unsigned long long)st.completed);
     put(&b, "# HELP cuzk_running_jobs Jobs being synthesized or proved.\n"
             "# TYPE cuzk_running_jobs gauge\ncuzk_running_jobs %u\n",
         st.running_jobs);
@@ -102,15 +96,83 @@ char *cz_rpc_metrics_text(cz_engine *e)
         }
         put(&b, "%s_sum %.3f\n%s_count %llu\n", hn[h], hs[h], hn[h], (unsigned long long)hc[h]);
     }
-    put(&b, "# HELP cuzk_worker_busy_seconds_total Busy time per proving worker.\n"
-            "# TYPE cuzk_worker_busy_seconds_total counter\n");
+    put(&b, "# HELP cuzk_gpu_busy_seconds_total Time each proving worker spent proving and verifying.\n"
+            "# TYPE cuzk_gpu_busy_seconds_total counter\n");
     for (unsigned i = 0; i < st.n_workers; i++)
-        put(&b, "cuzk_worker_busy_seconds_total{worker=\"%u\"} %.3f\n", i, st.workers[i].busy_ms / 1e3);
-    put(&b, "# HELP cuzk_srs_bytes Key sizes by tier (warm: in host memory).\n# TYPE cuzk_srs_bytes gauge\n");
+        put(&b, "cuzk_gpu_busy_seconds_total{worker=\"%u\"} %.3f\n", i, st.workers[i].busy_ms / 1e3);
+    put(&b, "# HELP cuzk_srs_bytes Key sizes by circuit and tier (hot: resident on the GPU, warm: in host "
+            "memory, cold: on disk).\n"
+            "# TYPE cuzk_srs_bytes gauge\n");
+    uint64_t tier_bytes[3] = {0, 0, 0}; /* by cz_tier: hot, warm, cold */
+    for (size_t i = 0; i < st.n_srs; i++) {
+        cz_tier t = st.srs[i].tier <= CZ_TIER_COLD ? st.srs[i].tier : CZ_TIER_COLD;
+        put(&b, "cuzk_srs_bytes{circuit_id=\"%s\",tier=\"%s\"} %llu\n", st.srs[i].circuit_id, cz_tier_name(t),
+            (unsigned long long)st.srs[i].size_bytes);
+        tier_bytes[t] += st.srs[i].size_bytes;
+    }
+    put(&b, "# HELP cuzk_srs_tier_bytes Key sizes summed by tier.\n# TYPE cuzk_srs_tier_bytes gauge\n");
+    for (int t = CZ_TIER_HOT; t <= CZ_TIER_COLD; t++)
+        put(&b, "cuzk_srs_tier_bytes{tier=\"%s\"} %llu\n", cz_tier_name((cz_tier)t), (unsigned long long)tier_bytes[t]);
+    uint64_t rss = 0, peak = 0;
+    cz_proc_memory(&rss, &peak);
+    put(&b, "# HELP process_resident_memory_bytes Resident memory of the daemon.\n"
+            "# TYPE process_resident_memory_bytes gauge\nprocess_resident_memory_bytes %llu\n"
+            "# HELP cuzk_resident_memory_peak_bytes Peak resident memory of the daemon since start.\n"
+            "# TYPE cuzk_resident_memory_peak_bytes gauge\ncuzk_resident_memory_peak_bytes %llu\n",
+        (unsigned long long)rss, (unsigned long long)peak);
+    if (st.backend_kind == CZ_BACKEND_CUDA)
+        put(&b, "# HELP cuzk_vram_budget_bytes Device memory the CUDA backend may use.\n"
+                "# TYPE cuzk_vram_budget_bytes gauge\ncuzk_vram_budget_bytes{device=\"%d\"} %llu\n"
+                "# HELP cuzk_vram_used_bytes Device memory in use (keys, constraint systems, scratch).\n"
+                "# TYPE cuzk_vram_used_bytes gauge\ncuzk_vram_used_bytes{device=\"%d\"} %llu\n"
+                "# HELP cuzk_vram_peak_bytes Peak device memory in use since start.\n"
+                "# TYPE cuzk_vram_peak_bytes gauge\ncuzk_vram_peak_bytes{device=\"%d\"} %llu\n"
+                "# HELP cuzk_cpu_fallbacks_total Partitions a CUDA backend proved on the CPU.\n"
+                "# TYPE cuzk_cpu_fallbacks_total counter\ncuzk_cpu_fallbacks_total %llu\n",
+            st.device, (unsigned long long)st.vram_budget, st.device, (unsigned long long)st.vram_used, st.device,
+            (unsigned long long)st.vram_peak, (unsigned long long)st.cpu_fallbacks);
+    put(&b, "# HELP cuzk_memory_budget_bytes Host-RAM budget for keys and partitions in flight (0 = no limit).\n"
+            "# TYPE cuzk_memory_budget_bytes gauge\ncuzk_memory_budget_bytes %llu\n",
+        (unsigned long long)st.mem_budget);
+    put(&b, "# HELP cuzk_memory_used_bytes Host memory accounted against the budget now.\n"
+            "# TYPE cuzk_memory_used_bytes gauge\ncuzk_memory_used_bytes %llu\n",
+        (unsigned long long)st.mem_used);
+    put(&b, "# HELP cuzk_memory_peak_bytes Most host memory accounted at once since start.\n"
+            "# TYPE cuzk_memory_peak_bytes gauge\ncuzk_memory_peak_bytes %llu\n",
+        (unsigned long long)st.mem_peak);
+    put(&b, "# HELP cuzk_memory_key_bytes Of it, loaded keys and constraint systems.\n"
+            "# TYPE cuzk_memory_key_bytes gauge\ncuzk_memory_key_bytes %llu\n",
+        (unsigned long long)st.mem_keys);
+    put(&b, "# HELP cuzk_memory_waits_total Partitions that waited for room in the budget.\n"
+            "# TYPE cuzk_memory_waits_total counter\ncuzk_memory_waits_total %llu\n",
+        (unsigned long long)st.mem_waits);
+    put(&b, "# HELP cuzk_memory_evictions_total Idle keys evicted under memory pressure.\n"
+            "# TYPE cuzk_memory_evictions_total counter\ncuzk_memory_evictions_total %llu\n",
+        (unsigned long long)st.mem_evictions);
+    put(&b, "# HELP cuzk_memory_refused_total Jobs failed because a partition exceeds the whole budget.\n"
+            "# TYPE cuzk_memory_refused_total counter\ncuzk_memory_refused_total %llu\n",
+        (unsigned long long)st.mem_refused);
+    put(&b, "# HELP cuzk_partition_memory_bytes Working set of one partition, by loaded circuit.\n"
+            "# TYPE cuzk_partition_memory_bytes gauge\n");
     for (size_t i = 0; i < st.n_srs; i++)
-        put(&b, "cuzk_srs_bytes{circuit_id=\"%s\",tier=\"%s\"} %llu\n", st.srs[i].circuit_id,
-            st.srs[i].loaded ? "warm" : "cold", (unsigned long long)st.srs[i].size_bytes);
+        if (st.srs[i].loaded)
+            put(&b, "cuzk_partition_memory_bytes{circuit_id=\"%s\"} %llu\n", st.srs[i].circuit_id,
+                (unsigned long long)st.srs[i].partition_bytes);
+    put(&b, "# HELP cuzk_background_frees_total Buffers freed on the background free thread.\n"
+            "# TYPE cuzk_background_frees_total counter\ncuzk_background_frees_total %llu\n",
+        (unsigned long long)st.bg_frees);
+    put(&b, "# HELP cuzk_synthesis_throttle_enabled 1 when synthesis yields to host proving stages.\n"
+            "# TYPE cuzk_synthesis_throttle_enabled gauge\ncuzk_synthesis_throttle_enabled %d\n",
+        st.throttle_enabled);
+    put(&b, "# HELP cuzk_synthesis_throttle_checks_total Throttle checks made between synthesis chunks.\n"
+            "# TYPE cuzk_synthesis_throttle_checks_total counter\ncuzk_synthesis_throttle_checks_total %llu\n",
+        (unsigned long long)st.throttle_checks);
+    put(&b, "# HELP cuzk_synthesis_throttle_waits_total Checks that found a host proving stage running and waited.\n"
+            "# TYPE cuzk_synthesis_throttle_waits_total counter\ncuzk_synthesis_throttle_waits_total %llu\n",
+        (unsigned long long)st.throttle_waits);
+    put(&b, "# HELP cuzk_synthesis_throttle_seconds_total Time synthesis waited for host proving stages.\n"
+            "# TYPE cuzk_synthesis_throttle_seconds_total counter\ncuzk_synthesis_throttle_seconds_total %.3f\n",
+        st.throttle_wait_ms / 1e3);
     cz_engine_status_free(&st);
-    if (!b.buf) b.buf = calloc(1, 1);
-    return b.buf;
+    return cz_tb_take(&b);
 }

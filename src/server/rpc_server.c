@@ -23,6 +23,9 @@
  * attaches to it). `responded` (an atomic flag) decides who that is, so a
  * call is answered exactly once and no thread is held per waiting call.
  *
+ * TLS: with a certificate and key in cz_rpc_opts the listener takes
+ * grpc's SSL server credentials (no client certificates asked for).
+ *
  * Errors: a request that does not parse or names a bad field gets
  * INVALID_ARGUMENT (the message names the field), an unknown job NOT_FOUND,
  * an unimplemented proof kind UNIMPLEMENTED, a message over the size limit
@@ -51,6 +54,7 @@
 
 #include "cuzk/v1/proving.pb-c.h"
 #include "util/clock.h"
+#include "util/log.h"
 
 enum { M_SUBMIT, M_AWAIT, M_PROVE, M_CANCEL, M_STATUS, M_METRICS, M_PRELOAD, M_EVICT, M__N, M_UNKNOWN = -1 };
 static const char *METHODS[M__N] = {
@@ -176,9 +180,13 @@ static int respond(call *c, grpc_status_code code, const char *text, const Proto
     n++;
     call_ref(c);
     if (grpc_call_start_batch(c->gc, ops, (size_t)n, &c->t_send, NULL) != GRPC_CALL_OK) call_unref(c);
-    if (c->s->o.verbose && code != GRPC_STATUS_OK)
-        fprintf(stderr, "cuzk-daemon: %s -> status %d: %s\n", c->method >= 0 ? METHODS[c->method] : "?", (int)code,
-                text ? text : "");
+    if (c->s->o.verbose && code != GRPC_STATUS_OK) {
+        char cs[16];
+        snprintf(cs, sizeof cs, "%d", (int)code);
+        const char *m = c->method >= 0 ? METHODS[c->method] : "?";
+        cz_log(CZ_LOG_DEBUG, (const char *const[]){"method", m, "grpc_status", cs, NULL}, "%s -> status %d: %s", m,
+               (int)code, text ? text : "");
+    }
     return 1;
 }
 
@@ -332,8 +340,11 @@ static cz_err submit(call *c, const Cuzk__V1__SubmitProofRequest *r, char job_id
     free((void *)jr.payloads);
     free((void *)jr.payload_lens);
     if (!e && c->s->o.verbose)
-        fprintf(stderr, "cuzk-daemon: %s request_id=%s circuit_id=%s -> job %s%s\n", METHODS[c->method],
-                r->request_id, r->circuit_id, job_id, attached ? " (attached to the earlier request)" : "");
+        cz_log(CZ_LOG_DEBUG,
+               (const char *const[]){"method", METHODS[c->method], "request_id", r->request_id, "circuit_id",
+                                     r->circuit_id, "job_id", job_id, "attached", attached ? "1" : "0", NULL},
+               "%s request_id=%s circuit_id=%s -> job %s%s", METHODS[c->method], r->request_id, r->circuit_id, job_id,
+               attached ? " (attached to the earlier request)" : "");
     return e;
 }
 
@@ -403,68 +414,13 @@ static void handle(call *c, const uint8_t *buf, size_t len)
         cuzk__v1__get_status_request__free_unpacked(r, NULL);
         cz_engine_status st;
         cz_engine_get_status(s->e, &st);
-        Cuzk__V1__GetStatusResponse out = CUZK__V1__GET_STATUS_RESPONSE__INIT;
-        Cuzk__V1__GPUStatus *g = calloc(st.n_workers ? st.n_workers : 1, sizeof *g);
-        Cuzk__V1__GPUStatus **gp = calloc(st.n_workers ? st.n_workers : 1, sizeof *gp);
-        Cuzk__V1__SRSStatus *sr = calloc(st.n_srs ? st.n_srs : 1, sizeof *sr);
-        Cuzk__V1__SRSStatus **srp = calloc(st.n_srs ? st.n_srs : 1, sizeof *srp);
-        Cuzk__V1__QueueStatus q[CZ_N_KINDS], *qp[CZ_N_KINDS];
-        char names[64][64];
-        if (!g || !gp || !sr || !srp) {
+        Cuzk__V1__GetStatusResponse out;
+        void *mem = NULL;
+        if (cz_rpc_status_response(&st, &out, &mem))
             respond(c, GRPC_STATUS_RESOURCE_EXHAUSTED, "out of memory", NULL);
-        } else {
-            int cuda = st.backend_kind == CZ_BACKEND_CUDA;
-            for (unsigned i = 0; i < st.n_workers; i++) {
-                cuzk__v1__gpustatus__init(&g[i]);
-                /* one entry per proving worker: on CUDA its device and the
-                 * device's budget (shared by the device's workers) */
-                g[i].ordinal = cuda ? (uint32_t)st.device : i;
-                if (cuda) snprintf(names[i % 64], sizeof names[0], "%.32s worker %u", st.backend, i);
-                else snprintf(names[i % 64], sizeof names[0], "cpu-worker-%u", i);
-                g[i].name = names[i % 64];
-                if (cuda) {
-                    g[i].vram_total_bytes = st.vram_budget;
-                    g[i].vram_free_bytes = st.vram_budget > st.vram_used ? st.vram_budget - st.vram_used : 0;
-                }
-                g[i].current_job_id = st.workers[i].current_job;
-                g[i].current_proof_kind = st.workers[i].current_job[0]
-                                              ? (char *)cz_kind_name(st.workers[i].current_kind) : (char *)"";
-                gp[i] = &g[i];
-            }
-            out.n_gpus = st.n_workers;
-            out.gpus = gp;
-            for (size_t i = 0; i < st.n_srs; i++) {
-                cuzk__v1__srsstatus__init(&sr[i]);
-                sr[i].circuit_id = st.srs[i].circuit_id;
-                sr[i].tier = st.srs[i].loaded ? CUZK__V1__SRSSTATUS__TIER__WARM : CUZK__V1__SRSSTATUS__TIER__COLD;
-                sr[i].size_bytes = st.srs[i].size_bytes;
-                sr[i].ref_count = st.srs[i].ref_count;
-                srp[i] = &sr[i];
-            }
-            out.n_loaded_srs = st.n_srs;
-            out.loaded_srs = srp;
-            size_t nq = 0;
-            for (int k = 1; k < CZ_N_KINDS; k++) {
-                if (!st.pending_by_kind[k] && !st.running_by_kind[k] && cz_kind_from_index(k) != CZ_KIND_GROTH16_GENERIC)
-                    continue;
-                cuzk__v1__queue_status__init(&q[nq]);
-                q[nq].proof_kind = (char *)cz_kind_name(cz_kind_from_index(k));
-                q[nq].pending = st.pending_by_kind[k];
-                q[nq].in_progress = st.running_by_kind[k];
-                qp[nq] = &q[nq];
-                nq++;
-            }
-            out.n_queues = nq;
-            out.queues = qp;
-            out.total_proofs_completed = st.completed;
-            out.total_proofs_failed = st.failed;
-            out.uptime_seconds = st.uptime_ms / 1000;
+        else
             respond(c, GRPC_STATUS_OK, NULL, &out.base);
-        }
-        free(g);
-        free(gp);
-        free(sr);
-        free(srp);
+        free(mem);
         cz_engine_status_free(&st);
         return;
     }
@@ -496,6 +452,82 @@ static void handle(call *c, const uint8_t *buf, size_t len)
         respond(c, GRPC_STATUS_UNIMPLEMENTED, "unknown method", NULL);
         return;
     }
+}
+
+cz_err cz_rpc_status_response(const cz_engine_status *st, Cuzk__V1__GetStatusResponse *out, void **mem)
+{
+    cuzk__v1__get_status_response__init(out);
+    *mem = NULL;
+    size_t nw = st->n_workers, ns = st->n_srs;
+    /* one block: the workers' entries, pointers and names, the keys'
+     * entries and pointers, the queues' entries and pointers */
+    size_t sz = nw * (sizeof(Cuzk__V1__GPUStatus) + sizeof(Cuzk__V1__GPUStatus *) + CZ_RPC_WORKER_NAME_MAX) +
+                ns * (sizeof(Cuzk__V1__SRSStatus) + sizeof(Cuzk__V1__SRSStatus *)) +
+                CZ_N_KINDS * (sizeof(Cuzk__V1__QueueStatus) + sizeof(Cuzk__V1__QueueStatus *));
+    char *m = calloc(1, sz);
+    if (!m) return CZ_ERR_NOMEM;
+    *mem = m;
+    /* the entries first (largest alignment), then pointers, then the names */
+    Cuzk__V1__GPUStatus *g = (Cuzk__V1__GPUStatus *)m;
+    Cuzk__V1__SRSStatus *sr = (Cuzk__V1__SRSStatus *)(g + nw);
+    Cuzk__V1__QueueStatus *q = (Cuzk__V1__QueueStatus *)(sr + ns);
+    Cuzk__V1__GPUStatus **gp = (Cuzk__V1__GPUStatus **)(q + CZ_N_KINDS);
+    Cuzk__V1__SRSStatus **srp = (Cuzk__V1__SRSStatus **)(gp + nw);
+    Cuzk__V1__QueueStatus **qp = (Cuzk__V1__QueueStatus **)(srp + ns);
+    char *names = (char *)(qp + CZ_N_KINDS);
+    int cuda = st->backend_kind == CZ_BACKEND_CUDA;
+    for (size_t i = 0; i < nw; i++) {
+        cuzk__v1__gpustatus__init(&g[i]);
+        /* one entry per proving worker: on CUDA its device and the
+         * device's budget (shared by the device's workers) */
+        g[i].ordinal = cuda ? (uint32_t)st->device : (uint32_t)i;
+        char *name = names + i * CZ_RPC_WORKER_NAME_MAX; /* each worker its own name */
+        cz_rpc_worker_name(st, (unsigned)i, name, CZ_RPC_WORKER_NAME_MAX);
+        g[i].name = name;
+        if (cuda) {
+            g[i].vram_total_bytes = st->vram_budget;
+            g[i].vram_free_bytes = st->vram_budget > st->vram_used ? st->vram_budget - st->vram_used : 0;
+        }
+        g[i].current_job_id = st->workers[i].current_job;
+        g[i].current_proof_kind = st->workers[i].current_job[0] ? (char *)cz_kind_name(st->workers[i].current_kind)
+                                                                : (char *)"";
+        gp[i] = &g[i];
+    }
+    out->n_gpus = nw;
+    out->gpus = gp;
+    for (size_t i = 0; i < ns; i++) {
+        cuzk__v1__srsstatus__init(&sr[i]);
+        sr[i].circuit_id = st->srs[i].circuit_id;
+        sr[i].tier = st->srs[i].tier == CZ_TIER_HOT    ? CUZK__V1__SRSSTATUS__TIER__HOT
+                     : st->srs[i].tier == CZ_TIER_WARM ? CUZK__V1__SRSSTATUS__TIER__WARM
+                                                       : CUZK__V1__SRSSTATUS__TIER__COLD;
+        sr[i].size_bytes = st->srs[i].size_bytes;
+        sr[i].ref_count = st->srs[i].ref_count;
+        srp[i] = &sr[i];
+    }
+    out->n_loaded_srs = ns;
+    out->loaded_srs = srp;
+    size_t nq = 0;
+    for (int k = 1; k < CZ_N_KINDS; k++) {
+        if (!st->pending_by_kind[k] && !st->running_by_kind[k] && cz_kind_from_index(k) != CZ_KIND_GROTH16_GENERIC)
+            continue;
+        cuzk__v1__queue_status__init(&q[nq]);
+        q[nq].proof_kind = (char *)cz_kind_name(cz_kind_from_index(k));
+        q[nq].pending = st->pending_by_kind[k];
+        q[nq].in_progress = st->running_by_kind[k];
+        qp[nq] = &q[nq];
+        nq++;
+    }
+    out->n_queues = nq;
+    out->queues = qp;
+    out->total_proofs_completed = st->completed;
+    out->total_proofs_failed = st->failed;
+    out->uptime_seconds = st->uptime_ms / 1000;
+    /* the reference's pinned-memory pair carries our one host budget:
+     * bytes accounted now and the limit (0 = none) */
+    out->pinned_memory_bytes = st->mem_used;
+    out->pinned_memory_limit_bytes = st->mem_budget;
+    return CZ_OK;
 }
 
 /* PreloadSRS runs on its own thread: loading keys can take minutes */
@@ -622,8 +654,8 @@ static void on_close(call *c)
             pthread_mutex_lock(&s->mu);
             if (c->watch.cb && !s->engine_off && cz_engine_unwatch(s->e, &c->watch)) call_unref(c);
             pthread_mutex_unlock(&s->mu);
-            if (s->o.verbose) fprintf(stderr, "cuzk-daemon: client left %s before the answer\n",
-                                      c->method >= 0 ? METHODS[c->method] : "?");
+            if (s->o.verbose) cz_log(CZ_LOG_DEBUG, NULL, "client left %s before the answer",
+                                     c->method >= 0 ? METHODS[c->method] : "?");
         }
     }
     timer_remove(s, c);
@@ -687,9 +719,16 @@ cz_err cz_rpc_start(cz_rpc_server **out, cz_engine *e, const cz_rpc_opts *o, cha
     s->cq = grpc_completion_queue_create_for_next(NULL);
     s->srv = grpc_server_create(&ca, NULL);
     grpc_server_register_completion_queue(s->srv, s->cq, NULL);
-    grpc_server_credentials *cr = grpc_insecure_server_credentials_create();
-    int port = grpc_server_add_http2_port(s->srv, o->listen, cr);
-    grpc_server_credentials_release(cr);
+    int tls = o->tls_cert_pem && o->tls_key_pem;
+    grpc_server_credentials *cr;
+    if (tls) {
+        grpc_ssl_pem_key_cert_pair kp = {.private_key = o->tls_key_pem, .cert_chain = o->tls_cert_pem};
+        cr = grpc_ssl_server_credentials_create(NULL, &kp, 1, 0, NULL);
+    } else {
+        cr = grpc_insecure_server_credentials_create();
+    }
+    int port = cr ? grpc_server_add_http2_port(s->srv, o->listen, cr) : 0;
+    if (cr) grpc_server_credentials_release(cr);
     if (!port) {
         grpc_server_destroy(s->srv);
         grpc_completion_queue_shutdown(s->cq);
@@ -697,7 +736,8 @@ cz_err cz_rpc_start(cz_rpc_server **out, cz_engine *e, const cz_rpc_opts *o, cha
         grpc_completion_queue_destroy(s->cq);
         grpc_shutdown();
         free(s);
-        return cz_fail(CZ_ERR_IO, msg, msglen, "cannot listen on %s (address in use or invalid)", o->listen);
+        return cz_fail(CZ_ERR_IO, msg, msglen, "cannot listen on %s (address in use or invalid%s)", o->listen,
+                       tls ? ", or tls_cert / tls_key is not a usable PEM certificate and key" : "");
     }
     s->port = strncmp(o->listen, "unix:", 5) ? port : 0;
     grpc_server_start(s->srv);

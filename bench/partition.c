@@ -333,7 +333,9 @@ int cz_bench_partition_main(int argc, char **argv)
     cz_be *be = NULL;
     cz_be_key *key = NULL;
     cz_pool *pool = NULL;
+#if CZ_HAVE_CUDA
     int have_dpk = 0;
+#endif
     cz_r1cs cs = {0};
     cz_fr *w0 = NULL;
     cz_groth16_pk pk = {0};

@@ -75,23 +75,27 @@ TGT static inline void transpose8(V out[8], const V in[8])
     }
 }
 
-/* L[k] = limb k of in[0..7]: eight masked loads of six words, transposed */
-TGT static inline void load_limbs(V L[6], const cz_fp in[8])
+/* L[k] = limb k of the eight elements at in + i·stride (in words): eight
+ * masked loads of six words, transposed */
+TGT static inline void load_limbs_st(V L[6], const uint64_t *in, size_t stride)
 {
     V r[8], c[8];
-    for (int i = 0; i < 8; i++) r[i] = _mm512_maskz_loadu_epi64(0x3f, (const void *)in[i].l);
+    for (int i = 0; i < 8; i++) r[i] = _mm512_maskz_loadu_epi64(0x3f, (const void *)(in + stride * (size_t)i));
     transpose8(c, r);
     for (int k = 0; k < 6; k++) L[k] = c[k];
 }
 
-TGT static inline void store_limbs(cz_fp out[8], const V L[6])
+TGT static inline void store_limbs_st(uint64_t *out, size_t stride, const V L[6])
 {
     V c[8], r[8];
     for (int k = 0; k < 6; k++) c[k] = L[k];
     c[6] = c[7] = _mm512_setzero_si512();
     transpose8(r, c);
-    for (int i = 0; i < 8; i++) _mm512_mask_storeu_epi64((void *)out[i].l, 0x3f, r[i]);
+    for (int i = 0; i < 8; i++) _mm512_mask_storeu_epi64((void *)(out + stride * (size_t)i), 0x3f, r[i]);
 }
+
+TGT static inline void load_limbs(V L[6], const cz_fp in[8]) { load_limbs_st(L, in[0].l, CZ_FP_LIMBS); }
+TGT static inline void store_limbs(cz_fp out[8], const V L[6]) { store_limbs_st(out[0].l, CZ_FP_LIMBS, L); }
 
 /* D = digits of (L as a 384-bit integer)·2^sh */
 TGT static inline void limbs_to_52(V D[8], const V L[6], int sh)
@@ -184,6 +188,120 @@ TGT static inline void mont_x16(V R[2][8], const V A[2][8], const V B[2][8])
     MONT_BODY(2)
 }
 
+TGT static inline void mont_x24(V R[3][8], const V A[3][8], const V B[3][8])
+{
+    MONT_BODY(3)
+}
+
+/* ---- Fp2 helpers on radix-2^52 digits (eight lanes) ---- */
+
+/* R = X + Y as an integer, digits normalised (X, Y digits < 2^52; the sum
+ * stays below 2^416) */
+TGT static inline void add52(V R[8], const V X[8], const V Y[8])
+{
+    const V mask = _mm512_set1_epi64((long long)MASK52);
+    V c = _mm512_setzero_si512();
+    for (int j = 0; j < 8; j++) {
+        V t = _mm512_add_epi64(_mm512_add_epi64(X[j], Y[j]), c);
+        c = _mm512_srli_epi64(t, 52);
+        R[j] = _mm512_and_si512(t, mask);
+    }
+}
+
+/* R = X - Y mod p for X, Y < p (fully reduced digits): the difference with
+ * borrows, then p added in the lanes where it went negative */
+TGT static inline void sub52(V R[8], const V X[8], const V Y[8])
+{
+    const V mask = _mm512_set1_epi64((long long)MASK52);
+    const V zero = _mm512_setzero_si512();
+    V br = zero, D[8];
+    for (int j = 0; j < 8; j++) {
+        V d = _mm512_sub_epi64(_mm512_sub_epi64(X[j], Y[j]), br);
+        br = _mm512_srli_epi64(d, 63);
+        D[j] = _mm512_and_si512(d, mask);
+    }
+    __mmask8 neg = _mm512_cmpneq_epi64_mask(br, zero);
+    V c = zero;
+    for (int j = 0; j < 8; j++) {
+        V t = _mm512_add_epi64(_mm512_add_epi64(D[j], _mm512_set1_epi64((long long)P52[j])), c);
+        c = _mm512_srli_epi64(t, 52);
+        R[j] = _mm512_mask_blend_epi64(neg, D[j], _mm512_and_si512(t, mask));
+    }
+}
+
+/* R = 2X mod p for X < p */
+TGT static inline void dbl52(V R[8], const V X[8])
+{
+    const V mask = _mm512_set1_epi64((long long)MASK52);
+    const V zero = _mm512_setzero_si512();
+    V T[8], br = zero;
+    add52(T, X, X);
+    for (int j = 0; j < 8; j++) {
+        V s = _mm512_sub_epi64(_mm512_sub_epi64(T[j], _mm512_set1_epi64((long long)P52[j])), br);
+        br = _mm512_srli_epi64(s, 63);
+        R[j] = _mm512_and_si512(s, mask);
+    }
+    __mmask8 keep = _mm512_cmpneq_epi64_mask(br, zero);
+    for (int j = 0; j < 8; j++) R[j] = _mm512_mask_blend_epi64(keep, R[j], T[j]);
+}
+
+/* digits of coordinate c (0 or 1) of eight cz_fp2, shifted by sh */
+TGT static inline void fp2_digits(V D[8], const cz_fp2 in[8], int c, int sh)
+{
+    V L[6];
+    load_limbs_st(L, (c ? in[0].c1.l : in[0].c0.l), 2 * CZ_FP_LIMBS);
+    if (sh == 32) limbs_to_52(D, L, 32);
+    else limbs_to_52(D, L, 0);
+}
+
+TGT static inline void fp2_store(cz_fp2 out[8], const V D0[8], const V D1[8])
+{
+    V L[6];
+    limbs_from_52(L, D0);
+    store_limbs_st(out[0].c0.l, 2 * CZ_FP_LIMBS, L);
+    limbs_from_52(L, D1);
+    store_limbs_st(out[0].c1.l, 2 * CZ_FP_LIMBS, L);
+}
+
+/* Karatsuba: t0 = a0 b0, t1 = a1 b1, s = (a0 + a1)(b0 + b1), three products
+ * side by side; c0 = t0 - t1, c1 = s - t0 - t1. The sums are not reduced:
+ * a0 + a1 < 2p, so the shifted operand is < 2^414 and the other < 2p, which
+ * keeps each product's result below 2p (see the top of this file: A B /
+ * 2^416 < p/2), so the one conditional subtraction still reduces fully. */
+TGT void cz__fp2_mul_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8])
+{
+    V A[3][8], B[3][8], R[3][8], C0[8], C1[8];
+    fp2_digits(A[0], a, 0, 32);
+    fp2_digits(A[1], a, 1, 32);
+    fp2_digits(B[0], b, 0, 0);
+    fp2_digits(B[1], b, 1, 0);
+    add52(A[2], A[0], A[1]);
+    add52(B[2], B[0], B[1]);
+    mont_x24(R, (const V(*)[8])A, (const V(*)[8])B);
+    sub52(C0, R[0], R[1]);
+    sub52(C1, R[2], R[0]);
+    sub52(C1, C1, R[1]);
+    fp2_store(out, C0, C1);
+}
+
+/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: two products side by side */
+TGT void cz__fp2_sqr_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8])
+{
+    V A[2][8], B[2][8], R[2][8], X0[8], X1[8], C1[8];
+    V L[6];
+    load_limbs_st(L, a[0].c0.l, 2 * CZ_FP_LIMBS);
+    limbs_to_52(A[1], L, 32);  /* a0 2^32 */
+    limbs_to_52(X0, L, 0);     /* a0 */
+    load_limbs_st(L, a[0].c1.l, 2 * CZ_FP_LIMBS);
+    limbs_to_52(X1, L, 32);    /* a1 2^32 */
+    limbs_to_52(B[1], L, 0);   /* a1 */
+    add52(A[0], A[1], X1);     /* (a0 + a1) 2^32 < 2^414 */
+    sub52(B[0], X0, B[1]);     /* a0 - a1 mod p */
+    mont_x16(R, (const V(*)[8])A, (const V(*)[8])B);
+    dbl52(C1, R[1]);
+    fp2_store(out, R[0], C1);
+}
+
 TGT void cz__fp_mul_x8_ifma(cz_fp out[8], const cz_fp a[8], const cz_fp b[8])
 {
     V L[6], A[1][8], B[1][8], R[1][8];
@@ -241,6 +359,38 @@ TGT void cz__fp52x8_mul(cz_fp52x8 *out, const cz_fp52x8 *a32, const cz_fp52x8 *b
 }
 
 #endif /* CZ_FP_X8_IFMA */
+
+void cz__fp2_mul_x8_scalar(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8])
+{
+    for (int i = 0; i < 8; i++) cz_fp2_mul(&out[i], &a[i], &b[i]);
+}
+
+void cz__fp2_sqr_x8_scalar(cz_fp2 out[8], const cz_fp2 a[8])
+{
+    for (int i = 0; i < 8; i++) cz_fp2_sqr(&out[i], &a[i]);
+}
+
+void cz_fp2_mul_x8(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8])
+{
+#if CZ_FP_X8_IFMA
+    if (cz_cpu_has_ifma()) {
+        cz__fp2_mul_x8_ifma(out, a, b);
+        return;
+    }
+#endif
+    cz__fp2_mul_x8_scalar(out, a, b);
+}
+
+void cz_fp2_sqr_x8(cz_fp2 out[8], const cz_fp2 a[8])
+{
+#if CZ_FP_X8_IFMA
+    if (cz_cpu_has_ifma()) {
+        cz__fp2_sqr_x8_ifma(out, a);
+        return;
+    }
+#endif
+    cz__fp2_sqr_x8_scalar(out, a);
+}
 
 void cz_fp_mul_x8(cz_fp out[8], const cz_fp a[8], const cz_fp b[8])
 {

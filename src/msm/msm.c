@@ -14,7 +14,8 @@ static int cfg_prefetch = 1;
 static int cfg_glv; /* 0 automatic, 1 forced on, 2 forced off */
 static int cfg_x8;  /* 0 automatic (with IFMA), 1 forced on, 2 forced off */
 
-/* whether G1 batch-affine flushes use eight products at a time */
+/* whether batch-affine flushes and pair sums (G1 and G2) use eight products
+ * at a time */
 static int use_x8(void) { return cfg_x8 == 1 || (cfg_x8 == 0 && cz_cpu_has_ifma()); }
 
 /* windows of c >= 2 bits for a scalar k < r < 2^255: k + H must stay below

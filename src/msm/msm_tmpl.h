@@ -110,13 +110,20 @@ static uint8_t LF(pair_kind)(FE *den, const GT(aff) *a, const GT(aff) *b)
     return LF(S_ZERO);
 }
 
-#if MSM_G1
-/* ---- eight products at a time (G1, cz_fp_mul_x8: AVX-512 IFMA where present) ----
+/* ---- eight products at a time (cz_fp_mul_x8 on G1, cz_fp2_mul_x8 and
+ * cz_fp2_sqr_x8 on G2: AVX-512 IFMA where present) ----
  * Entry t of a batch sits in lane t mod 8 and every lane keeps its own prefix
  * product, so each step is eight independent products; the eight lane
  * products are inverted together (one inversion, prefix/suffix products of
  * the lanes). Callers give den and pre room for whole groups of eight and
  * set padding entries, and entries that need no inversion, to one. */
+#if MSM_G1
+#define MUL8(o, a, b) cz_fp_mul_x8((o), (a), (b))
+#define SQR8(o, a) cz_fp_mul_x8((o), (a), (a))
+#else
+#define MUL8(o, a, b) cz_fp2_mul_x8((o), (a), (b))
+#define SQR8(o, a) cz_fp2_sqr_x8((o), (a))
+#endif
 
 /* den[t] <- 1 / den[t] for t < 8 ng (every den[t] non-zero); pre: scratch */
 static void LF(inv8)(FE *den, FE *pre, size_t ng)
@@ -126,7 +133,7 @@ static void LF(inv8)(FE *den, FE *pre, size_t ng)
     for (int l = 0; l < 8; l++) acc[l] = one;
     for (size_t g = 0; g < ng; g++) {
         memcpy(&pre[8 * g], acc, sizeof acc);
-        cz_fp_mul_x8(acc, acc, &den[8 * g]);
+        MUL8(acc, acc, &den[8 * g]);
     }
     /* ai[l] = 1 / acc[l] = (prod of the others) / (prod of all) */
     pre9[0] = one;
@@ -140,8 +147,8 @@ static void LF(inv8)(FE *den, FE *pre, size_t ng)
     }
     for (size_t g = ng; g-- > 0;) {
         FE inv[8];
-        cz_fp_mul_x8(inv, ai, &pre[8 * g]);
-        cz_fp_mul_x8(ai, ai, &den[8 * g]);
+        MUL8(inv, ai, &pre[8 * g]);
+        MUL8(ai, ai, &den[8 * g]);
         memcpy(&den[8 * g], inv, sizeof inv);
     }
 }
@@ -165,8 +172,8 @@ static void LF(sum8)(GT(aff) out[8], const GT(aff) a[8], const GT(aff) b[8], con
             FF(zero)(&num[l]);
         }
     }
-    cz_fp_mul_x8(lam, num, inv);
-    cz_fp_mul_x8(l2, lam, lam);
+    MUL8(lam, num, inv);
+    SQR8(l2, lam);
     for (int l = 0; l < 8; l++) {
         FF(zero)(&dx[l]);
         if (op[l] == LF(L_SKIP)) continue;
@@ -174,7 +181,7 @@ static void LF(sum8)(GT(aff) out[8], const GT(aff) a[8], const GT(aff) b[8], con
         FF(sub)(&x3[l], &x3[l], op[l] == LF(L_ADD) ? &b[l].x : &a[l].x);
         FF(sub)(&dx[l], &a[l].x, &x3[l]);
     }
-    cz_fp_mul_x8(dx, dx, lam);
+    MUL8(dx, dx, lam);
     for (int l = 0; l < 8; l++) {
         if (op[l] == LF(L_SKIP)) continue;
         FF(sub)(&out[l].y, &dx[l], &a[l].y);
@@ -220,17 +227,14 @@ static void LF(pair_add8)(GT(aff) *o, size_t os, const GT(aff) *a, size_t as, co
         }
     }
 }
-#endif
 
 static void LF(pair_add)(GT(aff) *o, size_t os, const GT(aff) *a, size_t as, const GT(aff) *b, size_t bs,
                          size_t m, FE *den, FE *pre, uint8_t *kind)
 {
-#if MSM_G1
     if (use_x8()) {
         LF(pair_add8)(o, os, a, as, b, bs, m, den, pre, kind);
         return;
     }
-#endif
     FE acc;
     FF(one)(&acc);
     for (size_t t = 0; t < m; t++) {
@@ -335,7 +339,7 @@ typedef struct {
     uint32_t *qb;
     const GT(aff) **qp;
     uint8_t *qneg;
-    int x8;           /* flush with eight products at a time (G1) */
+    int x8;           /* flush with eight products at a time */
 } LF(ba);
 
 /* put P (or -P) into bucket b, which is not busy: straight into an empty
@@ -360,7 +364,6 @@ static void LF(place)(LF(ba) *s, uint32_t b, const GT(aff) *p, int neg)
     else q->y = p->y;
 }
 
-#if MSM_G1
 /* The batch of a flush with eight products at a time (inv8, sum8 above);
  * cap is a multiple of 8 (cz__msm_batch_size), so den and pre hold whole
  * groups. */
@@ -407,18 +410,15 @@ static void LF(batch8)(LF(ba) *s, size_t m)
         }
     }
 }
-#endif
 
 /* finish the batch with one inversion, then let the queue in */
 static void LF(flush)(LF(ba) *s)
 {
     size_t m = s->m;
-#if MSM_G1
     if (s->x8 && m) {
         LF(batch8)(s, m);
         s->m = m = 0;
     }
-#endif
     if (m) {
         FE acc;
         FF(one)(&acc);
@@ -489,7 +489,7 @@ static void LF(window_ba)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *res)
 {
     size_t nb = (size_t)1 << (j->c - 1);
     LF(ba) s = {0};
-    s.x8 = MSM_G1 && use_x8();
+    s.x8 = use_x8();
     s.cap = cz__msm_batch_size(nb);
     s.qcap = s.cap / 4;
     /* one zeroed block (util/mem.h: huge pages, reused by later tasks):
@@ -770,6 +770,8 @@ done:
 }
 
 #undef BUCKET_SUM
+#undef MUL8
+#undef SQR8
 #undef RED_SEGS
 #undef PREP_CHUNK
 #undef BA_AHEAD

@@ -125,6 +125,7 @@ static uint8_t LF(pair_kind)(FE *den, const GT(aff) *a, const GT(aff) *b)
 #define SQR8(o, a) cz_fp2_sqr_x8((o), (a))
 #endif
 
+#if MSM_G1
 /* den[t] <- 1 / den[t] for t < 8 ng (every den[t] non-zero); pre: scratch */
 static void LF(inv8)(FE *den, FE *pre, size_t ng)
 {
@@ -152,6 +153,57 @@ static void LF(inv8)(FE *den, FE *pre, size_t ng)
         memcpy(&den[8 * g], inv, sizeof inv);
     }
 }
+#else
+/* G2: 1 / d = conj(d) / N(d) with the norm N(d) = d0^2 + d1^2 in Fp
+ * (non-zero for d != 0: -1 is not a square mod p), so the lane prefix
+ * products and the one inversion run over the Fp norms: 7 Fp products per
+ * entry (2 for the norm, 3 for its inverse, 2 for conj(d) / N(d)) where
+ * three Fp2 products would cost 9. pre (8 ng Fp2) holds the norms and their
+ * prefix products. */
+static void LF(inv8)(FE *den, FE *pre, size_t ng)
+{
+    cz_fp *nrm = (cz_fp *)(void *)pre, *fpre = nrm + 8 * ng;
+    cz_fp sq[16], one, acc[8], ai[8], pre9[9], suf9[9], ip;
+    for (size_t g = 0; g < ng; g++) {
+        for (int l = 0; l < 8; l++) {
+            sq[l] = den[8 * g + l].c0;
+            sq[8 + l] = den[8 * g + l].c1;
+        }
+        cz_fp_mul_x16(sq, sq, sq);
+        for (int l = 0; l < 8; l++) cz_fp_add(&nrm[8 * g + l], &sq[l], &sq[8 + l]);
+    }
+    cz_fp_one(&one);
+    for (int l = 0; l < 8; l++) acc[l] = one;
+    for (size_t g = 0; g < ng; g++) {
+        memcpy(&fpre[8 * g], acc, sizeof acc);
+        cz_fp_mul_x8(acc, acc, &nrm[8 * g]);
+    }
+    pre9[0] = one;
+    suf9[8] = one;
+    for (int l = 0; l < 8; l++) cz_fp_mul(&pre9[l + 1], &pre9[l], &acc[l]);
+    for (int l = 8; l-- > 0;) cz_fp_mul(&suf9[l], &suf9[l + 1], &acc[l]);
+    cz_fp_inv(&ip, &pre9[8]);
+    for (int l = 0; l < 8; l++) {
+        cz_fp_mul(&ai[l], &ip, &pre9[l]);
+        cz_fp_mul(&ai[l], &ai[l], &suf9[l + 1]);
+    }
+    for (size_t g = ng; g-- > 0;) {
+        cz_fp t[16], u[16];
+        cz_fp_mul_x8(u, ai, &fpre[8 * g]); /* 1 / N(d) */
+        cz_fp_mul_x8(ai, ai, &nrm[8 * g]);
+        memcpy(u + 8, u, 8 * sizeof *u);
+        for (int l = 0; l < 8; l++) {
+            t[l] = den[8 * g + l].c0;
+            t[8 + l] = den[8 * g + l].c1;
+        }
+        cz_fp_mul_x16(t, t, u);
+        for (int l = 0; l < 8; l++) {
+            den[8 * g + l].c0 = t[l];
+            cz_fp_neg(&den[8 * g + l].c1, &t[8 + l]);
+        }
+    }
+}
+#endif
 
 enum { LF(L_SKIP), LF(L_ADD), LF(L_DBL) };
 

@@ -8,7 +8,8 @@
  * forced). The eight-lane Fp2 product and square (cz_fp2_mul_x8,
  * cz_fp2_sqr_x8) are checked lane by lane against cz_fp2_mul / cz_fp2_sqr
  * on pairs of the same edge values (so that a0 + a1 nears 2p and a0 - a1
- * wraps) and random ones, with aliased outputs, through every path. */
+ * wraps) and random ones, with aliased outputs, through every path, and
+ * so are the eight chord steps of cz_fp2_chord_x8. */
 #include <gmp.h>
 #include <string.h>
 #include "testutil.h"
@@ -156,6 +157,50 @@ static void check_fp2(const cz_fp2 *a, const cz_fp2 *b, int n, int have_ifma)
     }
 }
 
+/* cz_fp2_chord_x8 (IFMA, fallback, dispatch; in place over a) against the
+ * same steps written out with cz_fp2 operations, on the n / 8 groups of
+ * points (x, y) = (a[i], b[i]), partner points taken further on, num and
+ * inv from the arrays too */
+static void check_chord(const cz_fp2 *a, const cz_fp2 *b, int n, int have_ifma)
+{
+    for (int base = 0; base + 32 <= n; base += 32) {
+        cz_fp2 pa[16], pb[16], num[8], inv[8], ref[16], o[16];
+        for (int i = 0; i < 8; i++) {
+            pa[2 * i] = a[base + i];
+            pa[2 * i + 1] = b[base + i];
+            pb[2 * i] = a[base + 8 + i];
+            pb[2 * i + 1] = b[base + 8 + i];
+            num[i] = a[base + 16 + i];
+            inv[i] = b[base + 24 + i];
+            if (i == 3) pb[2 * i] = pa[2 * i]; /* a doubling lane: bx = ax */
+            cz_fp2 l, x3, d;
+            cz_fp2_mul(&l, &num[i], &inv[i]);
+            cz_fp2_sqr(&x3, &l);
+            cz_fp2_sub(&x3, &x3, &pa[2 * i]);
+            cz_fp2_sub(&x3, &x3, &pb[2 * i]);
+            cz_fp2_sub(&d, &pa[2 * i], &x3);
+            cz_fp2_mul(&d, &d, &l);
+            cz_fp2_sub(&ref[2 * i + 1], &d, &pa[2 * i + 1]);
+            ref[2 * i] = x3;
+        }
+        cz__fp2_chord_x8_scalar(o, pa, pb, num, inv);
+        for (int i = 0; i < 16; i++) CHECK_MSG(same2(&o[i], &ref[i]), "fp2 chord scalar at %d", base + i);
+        cz_fp2_chord_x8(o, pa, pb, num, inv);
+        for (int i = 0; i < 16; i++) CHECK_MSG(same2(&o[i], &ref[i]), "fp2 chord dispatch at %d", base + i);
+#if CZ_FP_X8_IFMA
+        if (have_ifma) {
+            cz__fp2_chord_x8_ifma(o, pa, pb, num, inv);
+            for (int i = 0; i < 16; i++) CHECK_MSG(same2(&o[i], &ref[i]), "fp2 chord ifma at %d", base + i);
+            memcpy(o, pa, sizeof o);
+            cz__fp2_chord_x8_ifma(o, o, pb, num, inv);
+            for (int i = 0; i < 16; i++) CHECK_MSG(same2(&o[i], &ref[i]), "fp2 chord ifma in place at %d", base + i);
+        }
+#else
+        (void)have_ifma;
+#endif
+    }
+}
+
 #define NPAIR2 4096
 static cz_fp2 A2[NPAIR2], B2[NPAIR2];
 
@@ -177,6 +222,7 @@ static void run_suite_fp2(cz_rng *rng, int have_ifma)
     }
     while (n % 8) { cz_fp2_random(&A2[n], rng); B2[n] = A2[n]; n++; }
     check_fp2(A2, B2, n, have_ifma);
+    check_chord(A2, B2, n, have_ifma);
     for (int i = 0; i < 1024; i++) {
         cz_fp2_random(&A2[i], rng);
         if (i % 7 == 0) B2[i] = A2[i];
@@ -184,6 +230,7 @@ static void run_suite_fp2(cz_rng *rng, int have_ifma)
         else cz_fp2_random(&B2[i], rng);
     }
     check_fp2(A2, B2, 1024, have_ifma);
+    check_chord(A2, B2, 1024, have_ifma);
 }
 
 #define NPAIR 6400

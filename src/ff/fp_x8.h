@@ -40,6 +40,16 @@ void cz_fp2_sqr_x8(cz_fp2 out[8], const cz_fp2 a[8]);
 void cz__fp2_mul_x8_scalar(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8]);
 void cz__fp2_sqr_x8_scalar(cz_fp2 out[8], const cz_fp2 a[8]);
 
+/* Eight chord (or tangent) steps of affine additions over Fp2, kept in
+ * radix 2^52 from the loads to the stores: with lambda = num[i]·inv[i],
+ *   x3 = lambda^2 - ax - bx,  y3 = lambda (ax - x3) - ay,
+ * where a, b and o each point at eight points laid out as (x, y) pairs of
+ * cz_fp2 (a[2i] = ax, a[2i+1] = ay; b's y is not read). Equal to the same
+ * steps with cz_fp2 operations (the fallback). o may equal a or b. */
+void cz_fp2_chord_x8(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz_fp2 num[8], const cz_fp2 inv[8]);
+void cz__fp2_chord_x8_scalar(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz_fp2 num[8],
+                             const cz_fp2 inv[8]);
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CUZK_NO_ASM)
 #define CZ_FP_X8_IFMA 1
 #else
@@ -66,6 +76,7 @@ void cz__fp52x8_mul(cz_fp52x8 *out, const cz_fp52x8 *a32, const cz_fp52x8 *b);
 /* the vector paths of cz_fp2_mul_x8 / cz_fp2_sqr_x8 */
 void cz__fp2_mul_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8]);
 void cz__fp2_sqr_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8]);
+void cz__fp2_chord_x8_ifma(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz_fp2 num[8], const cz_fp2 inv[8]);
 #endif
 
 #ifdef __cplusplus

@@ -97,10 +97,12 @@ enum { LF(S_ADD), LF(S_DBL), LF(S_ZERO), LF(S_A), LF(S_B) };
 
 /* what a + b needs: S_A / S_B when the other one is infinity, S_ADD with
  * *den = b.x - a.x, S_DBL (b = a) with *den = 2 a.y, or S_ZERO (b = -a) */
+static inline int LF(is_inf)(const GT(aff) *p) { return FF(is_zero)(&p->x) & FF(is_zero)(&p->y); }
+
 static uint8_t LF(pair_kind)(FE *den, const GT(aff) *a, const GT(aff) *b)
 {
-    if (GF(aff_is_inf)(a)) return LF(S_B);
-    if (GF(aff_is_inf)(b)) return LF(S_A);
+    if (LF(is_inf)(a)) return LF(S_B);
+    if (LF(is_inf)(b)) return LF(S_A);
     FF(sub)(den, &b->x, &a->x);
     if (!FF(is_zero)(den)) return LF(S_ADD);
     if (FF(eq)(&a->y, &b->y) && !FF(is_zero)(&a->y)) {
@@ -224,6 +226,14 @@ static void LF(sum8)(GT(aff) out[8], const GT(aff) a[8], const GT(aff) b[8], con
             FF(zero)(&num[l]);
         }
     }
+#if !MSM_G1
+    /* G2: the rest in radix 2^52 from the loads to the stores (every lane
+     * is written; b.x = a.x when doubling) */
+    (void)lam; (void)l2; (void)dx; (void)x3;
+    _Static_assert(sizeof(GT(aff)) == 2 * sizeof(FE) && offsetof(GT(aff), y) == sizeof(FE), "aff = (x, y)");
+    cz_fp2_chord_x8(&out[0].x, &a[0].x, &b[0].x, num, inv);
+    return;
+#endif
     MUL8(lam, num, inv);
     SQR8(l2, lam);
     for (int l = 0; l < 8; l++) {
@@ -261,7 +271,11 @@ static void LF(pair_add8)(GT(aff) *o, size_t os, const GT(aff) *a, size_t as, co
         for (int l = 0; l < 8; l++) {
             size_t t = 8 * g + (size_t)l;
             op[l] = LF(L_SKIP);
-            if (t >= m) continue;
+            if (t >= m) {
+                GF(aff_set_inf)(&ca[l]); /* padding lanes: defined inputs */
+                GF(aff_set_inf)(&cb[l]);
+                continue;
+            }
             ca[l] = a[t * as];
             cb[l] = b[t * bs];
             if (kind[t] == LF(S_ADD)) op[l] = LF(L_ADD);
@@ -442,7 +456,10 @@ static void LF(batch8)(LF(ba) *s, size_t m)
         for (int l = 0; l < 8; l++) {
             size_t t = 8 * g + (size_t)l;
             op[l] = LF(L_SKIP);
-            if (t >= m) continue;
+            if (t >= m) {
+                GF(aff_set_inf)(&ca[l]);
+                continue;
+            }
             ca[l] = s->bk[s->bb[t]];
             if (s->kind[t] == LF(S_ADD)) op[l] = LF(L_ADD);
             if (s->kind[t] == LF(S_DBL)) op[l] = LF(L_DBL);

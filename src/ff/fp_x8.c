@@ -188,11 +188,6 @@ TGT static inline void mont_x16(V R[2][8], const V A[2][8], const V B[2][8])
     MONT_BODY(2)
 }
 
-TGT static inline void mont_x24(V R[3][8], const V A[3][8], const V B[3][8])
-{
-    MONT_BODY(3)
-}
-
 /* ---- Fp2 helpers on radix-2^52 digits (eight lanes) ---- */
 
 /* R = X + Y as an integer, digits normalised (X, Y digits < 2^52; the sum
@@ -356,8 +351,8 @@ TGT void cz__fp2_chord_x8_ifma(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, cons
     st52(o[1].c1.l, ps, Y1);
 }
 
-/* Karatsuba: t0 = a0 b0, t1 = a1 b1, s = (a0 + a1)(b0 + b1), three products
- * side by side; c0 = t0 - t1, c1 = s - t0 - t1. The sums are not reduced:
+/* Karatsuba: t0 = a0 b0, t1 = a1 b1, s = (a0 + a1)(b0 + b1) (t0 and t1 side
+ * by side, then s; three at once spilled registers); c0 = t0 - t1, c1 = s - t0 - t1. The sums are not reduced:
  * a0 + a1 < 2p, so the shifted operand is < 2^414 and the other < 2p, which
  * keeps each product's result below 2p (see the top of this file: A B /
  * 2^416 < p/2), so the one conditional subtraction still reduces fully. */

@@ -5,7 +5,11 @@
  * outputs. Both the IFMA path (when the CPU has it; the test says so when it
  * does not) and the scalar fallback are checked, directly and through the
  * dispatching cz_fp_mul_x8 / cz_fp_mul_x16 (also with the portable paths
- * forced). */
+ * forced). The eight-lane Fp2 product and square (cz_fp2_mul_x8,
+ * cz_fp2_sqr_x8) are checked lane by lane against cz_fp2_mul / cz_fp2_sqr
+ * on pairs of the same edge values (so that a0 + a1 nears 2p and a0 - a1
+ * wraps) and random ones, with aliased outputs, through every path, and
+ * so are the eight chord steps of cz_fp2_chord_x8. */
 #include <gmp.h>
 #include <string.h>
 #include "testutil.h"
@@ -111,6 +115,124 @@ static void check_all(const cz_fp *a, const cz_fp *b, int n, int have_ifma)
     mpz_clears(x, y, w, NULL);
 }
 
+static int same2(const cz_fp2 *x, const cz_fp2 *y) { return memcmp(x, y, sizeof *x) == 0; }
+
+/* out[i] = a[i] b[i] and a[i]^2 in Fp2 for n (multiple of 8) pairs, every
+ * lane against cz_fp2_mul / cz_fp2_sqr */
+static void check_fp2(const cz_fp2 *a, const cz_fp2 *b, int n, int have_ifma)
+{
+    for (int base = 0; base < n; base += 8) {
+        cz_fp2 rm[8], rs[8], o[8];
+        for (int i = 0; i < 8; i++) {
+            cz_fp2_mul(&rm[i], &a[base + i], &b[base + i]);
+            cz_fp2_sqr(&rs[i], &a[base + i]);
+        }
+        cz__fp2_mul_x8_scalar(o, a + base, b + base);
+        for (int i = 0; i < 8; i++) CHECK_MSG(same2(&o[i], &rm[i]), "fp2 scalar mul x8 at %d", base + i);
+        cz__fp2_sqr_x8_scalar(o, a + base);
+        for (int i = 0; i < 8; i++) CHECK_MSG(same2(&o[i], &rs[i]), "fp2 scalar sqr x8 at %d", base + i);
+        cz_fp2_mul_x8(o, a + base, b + base);
+        for (int i = 0; i < 8; i++) CHECK_MSG(same2(&o[i], &rm[i]), "fp2 dispatch mul x8 at %d", base + i);
+        cz_fp2_sqr_x8(o, a + base);
+        for (int i = 0; i < 8; i++) CHECK_MSG(same2(&o[i], &rs[i]), "fp2 dispatch sqr x8 at %d", base + i);
+#if CZ_FP_X8_IFMA
+        if (have_ifma) {
+            cz__fp2_mul_x8_ifma(o, a + base, b + base);
+            for (int i = 0; i < 8; i++) CHECK_MSG(same2(&o[i], &rm[i]), "fp2 ifma mul x8 at %d", base + i);
+            cz__fp2_sqr_x8_ifma(o, a + base);
+            for (int i = 0; i < 8; i++) CHECK_MSG(same2(&o[i], &rs[i]), "fp2 ifma sqr x8 at %d", base + i);
+            memcpy(o, a + base, sizeof o); /* aliased outputs */
+            cz__fp2_mul_x8_ifma(o, o, b + base);
+            for (int i = 0; i < 8; i++) CHECK_MSG(same2(&o[i], &rm[i]), "fp2 ifma mul x8 aliased at %d", base + i);
+            memcpy(o, b + base, sizeof o);
+            cz__fp2_mul_x8_ifma(o, a + base, o);
+            for (int i = 0; i < 8; i++) CHECK_MSG(same2(&o[i], &rm[i]), "fp2 ifma mul x8 aliased b at %d", base + i);
+            memcpy(o, a + base, sizeof o);
+            cz__fp2_sqr_x8_ifma(o, o);
+            for (int i = 0; i < 8; i++) CHECK_MSG(same2(&o[i], &rs[i]), "fp2 ifma sqr x8 aliased at %d", base + i);
+        }
+#else
+        (void)have_ifma;
+#endif
+    }
+}
+
+/* cz_fp2_chord_x8 (IFMA, fallback, dispatch; in place over a) against the
+ * same steps written out with cz_fp2 operations, on the n / 8 groups of
+ * points (x, y) = (a[i], b[i]), partner points taken further on, num and
+ * inv from the arrays too */
+static void check_chord(const cz_fp2 *a, const cz_fp2 *b, int n, int have_ifma)
+{
+    for (int base = 0; base + 32 <= n; base += 32) {
+        cz_fp2 pa[16], pb[16], num[8], inv[8], ref[16], o[16];
+        for (int i = 0; i < 8; i++) {
+            pa[2 * i] = a[base + i];
+            pa[2 * i + 1] = b[base + i];
+            pb[2 * i] = a[base + 8 + i];
+            pb[2 * i + 1] = b[base + 8 + i];
+            num[i] = a[base + 16 + i];
+            inv[i] = b[base + 24 + i];
+            if (i == 3) pb[2 * i] = pa[2 * i]; /* a doubling lane: bx = ax */
+            cz_fp2 l, x3, d;
+            cz_fp2_mul(&l, &num[i], &inv[i]);
+            cz_fp2_sqr(&x3, &l);
+            cz_fp2_sub(&x3, &x3, &pa[2 * i]);
+            cz_fp2_sub(&x3, &x3, &pb[2 * i]);
+            cz_fp2_sub(&d, &pa[2 * i], &x3);
+            cz_fp2_mul(&d, &d, &l);
+            cz_fp2_sub(&ref[2 * i + 1], &d, &pa[2 * i + 1]);
+            ref[2 * i] = x3;
+        }
+        cz__fp2_chord_x8_scalar(o, pa, pb, num, inv);
+        for (int i = 0; i < 16; i++) CHECK_MSG(same2(&o[i], &ref[i]), "fp2 chord scalar at %d", base + i);
+        cz_fp2_chord_x8(o, pa, pb, num, inv);
+        for (int i = 0; i < 16; i++) CHECK_MSG(same2(&o[i], &ref[i]), "fp2 chord dispatch at %d", base + i);
+#if CZ_FP_X8_IFMA
+        if (have_ifma) {
+            cz__fp2_chord_x8_ifma(o, pa, pb, num, inv);
+            for (int i = 0; i < 16; i++) CHECK_MSG(same2(&o[i], &ref[i]), "fp2 chord ifma at %d", base + i);
+            memcpy(o, pa, sizeof o);
+            cz__fp2_chord_x8_ifma(o, o, pb, num, inv);
+            for (int i = 0; i < 16; i++) CHECK_MSG(same2(&o[i], &ref[i]), "fp2 chord ifma in place at %d", base + i);
+        }
+#else
+        (void)have_ifma;
+#endif
+    }
+}
+
+#define NPAIR2 4096
+static cz_fp2 A2[NPAIR2], B2[NPAIR2];
+
+static void run_suite_fp2(cz_rng *rng, int have_ifma)
+{
+    int n = 0;
+    /* coordinates from the edge values: each with a few partners, and
+     * a0 = a1, a1 = p - a0 type pairs through the value list */
+    for (int i = 0; i < nvals && n + 3 <= NPAIR2; i++) {
+        for (int t = 0; t < 3; t++) {
+            A2[n].c0 = vals[i];
+            A2[n].c1 = vals[(i * 5 + t * 97 + 1) % nvals];
+            B2[n].c0 = vals[(i * 11 + t * 13 + 3) % nvals];
+            B2[n].c1 = t == 0 ? vals[i] : vals[(i * 3 + t) % nvals];
+            if (t == 2) cz_fp2_random(&B2[n], rng);
+            if (t == 1) A2[n].c1 = A2[n].c0;
+            n++;
+        }
+    }
+    while (n % 8) { cz_fp2_random(&A2[n], rng); B2[n] = A2[n]; n++; }
+    check_fp2(A2, B2, n, have_ifma);
+    check_chord(A2, B2, n, have_ifma);
+    for (int i = 0; i < 1024; i++) {
+        cz_fp2_random(&A2[i], rng);
+        if (i % 7 == 0) B2[i] = A2[i];
+        else if (i % 7 == 1) cz_fp2_neg(&B2[i], &A2[i]);
+        else cz_fp2_random(&B2[i], rng);
+    }
+    check_fp2(A2, B2, 1024, have_ifma);
+    check_chord(A2, B2, 1024, have_ifma);
+}
+
 #define NPAIR 6400
 static cz_fp A[NPAIR], B[NPAIR];
 
@@ -161,12 +283,14 @@ int main(void)
                !CZ_FP_X8_IFMA ? "not built for this target/compiler"
                               : "the CPU/OS lacks AVX-512F+IFMA or CUZK_NO_ASM is set");
     run_suite(&rng, have_ifma && CZ_FP_X8_IFMA);
+    run_suite_fp2(&rng, have_ifma && CZ_FP_X8_IFMA);
 
     /* the dispatch with the portable paths forced: cz_fp_mul_x8 must take the
      * fallback (and still agree with GMP) */
     cz_cpu_force_portable(1);
     CHECK(!cz_cpu_has_ifma());
     run_suite(&rng, 0);
+    run_suite_fp2(&rng, 0);
     cz_cpu_force_portable(0);
 
     mpz_clears(P, RI, NULL);

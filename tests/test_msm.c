@@ -10,8 +10,9 @@
  * the scalar of their original, so batch-affine buckets meet P + P and
  * P + (-P); small batches (narrow windows) make the conflict queue work.
  * All-ones MSMs (20000 / 3000 points) cover the pairwise batch-affine sums.
- * G1 runs batch flushes with eight products at a time (cz_fp_mul_x8) forced
- * on and off too. G1 and G2 run with the endomorphism split forced on and off; the split is
+ * G1 and G2 run batch flushes and pair sums with eight products at a time
+ * (cz_fp_mul_x8; cz_fp2_mul_x8 / cz_fp2_sqr_x8) forced on and off too, on
+ * the same inputs (copies, negations and infinity among the bases). G1 and G2 run with the endomorphism split forced on and off; the split is
  * checked against GMP (k = k0 + k1 z, both below z), the endomorphisms
  * against [-z]P (sigma, G1) and [x]P (psi, G2). Sums of several
  * terms (cz_msm_g*_sum) are checked against the separate MSMs. */
@@ -312,13 +313,19 @@ int main(void)
         static const int cfg1[] = {0, 0, 0, 8, 2, 1 | 8, 3, 2 | 16, 5, 1 | 8, 6, 2, 8, 2 | 8, 9, 1, 11, 2 | 8,
                                    11, 2 | 16, 12, 1 | 16, 12, 2 | 8, 13, 2 | 8, 14, 2 | 16, 16, 2 | 8, 16, 2 | 16,
                                    6, 2 | 64, 12, 2 | 8 | 32, 12, 2 | 8 | 64, 13, 2 | 16 | 64, 16, 2 | 16 | 32};
-        static const int cfg2[] = {0, 0, 0, 8, 4, 2 | 8, 7, 1 | 16, 10, 2 | 8, 12, 2 | 16, 12, 2 | 8, 13, 1 | 8};
+        static const int cfg2[] = {0, 0, 0, 8, 4, 2 | 8, 7, 1 | 16, 10, 2 | 8, 12, 2 | 16, 12, 2 | 8, 13, 1 | 8,
+                                   5, 2 | 64, 6, 2 | 8 | 32, 12, 2 | 8 | 32, 12, 2 | 16 | 64, 13, 2 | 16 | 32,
+                                   14, 2 | 8 | 64};
+        /* the ones path (pairwise sums) with eight products off and forced on */
+        static const int cfg_ones[] = {0, 32, 0, 32, 0, 64, 0, 64};
         for (int kind = 0; kind < 2; kind++) {
             CHECK(big_g1(5000, kind, &rng, cfg1, sizeof cfg1 / sizeof *cfg1 / 2, pool) == 0);
             CHECK(big_g2(1500, kind, &rng, cfg2, sizeof cfg2 / sizeof *cfg2 / 2, pool) == 0);
         }
         CHECK(big_g1(20000, 2, &rng, cfg1, 2, pool) == 0); /* ones: auto, pooled and serial */
         CHECK(big_g2(3000, 2, &rng, cfg2, 2, pool) == 0);
+        CHECK(big_g1(20000, 2, &rng, cfg_ones, 4, pool) == 0);
+        CHECK(big_g2(3000, 2, &rng, cfg_ones, 4, pool) == 0);
         /* the batch-affine strategy is what large MSMs get */
         CHECK(cz__msm_use_batch_affine(cz_msm_window_bits(1 << 20), 1 << 20));
         CHECK(!cz__msm_use_batch_affine(cz_msm_window_bits(64), 64));

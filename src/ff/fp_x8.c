@@ -75,23 +75,27 @@ TGT static inline void transpose8(V out[8], const V in[8])
     }
 }
 
-/* L[k] = limb k of in[0..7]: eight masked loads of six words, transposed */
-TGT static inline void load_limbs(V L[6], const cz_fp in[8])
+/* L[k] = limb k of the eight elements at in + i·stride (in words): eight
+ * masked loads of six words, transposed */
+TGT static inline void load_limbs_st(V L[6], const uint64_t *in, size_t stride)
 {
     V r[8], c[8];
-    for (int i = 0; i < 8; i++) r[i] = _mm512_maskz_loadu_epi64(0x3f, (const void *)in[i].l);
+    for (int i = 0; i < 8; i++) r[i] = _mm512_maskz_loadu_epi64(0x3f, (const void *)(in + stride * (size_t)i));
     transpose8(c, r);
     for (int k = 0; k < 6; k++) L[k] = c[k];
 }
 
-TGT static inline void store_limbs(cz_fp out[8], const V L[6])
+TGT static inline void store_limbs_st(uint64_t *out, size_t stride, const V L[6])
 {
     V c[8], r[8];
     for (int k = 0; k < 6; k++) c[k] = L[k];
     c[6] = c[7] = _mm512_setzero_si512();
     transpose8(r, c);
-    for (int i = 0; i < 8; i++) _mm512_mask_storeu_epi64((void *)out[i].l, 0x3f, r[i]);
+    for (int i = 0; i < 8; i++) _mm512_mask_storeu_epi64((void *)(out + stride * (size_t)i), 0x3f, r[i]);
 }
+
+TGT static inline void load_limbs(V L[6], const cz_fp in[8]) { load_limbs_st(L, in[0].l, CZ_FP_LIMBS); }
+TGT static inline void store_limbs(cz_fp out[8], const V L[6]) { store_limbs_st(out[0].l, CZ_FP_LIMBS, L); }
 
 /* D = digits of (L as a 384-bit integer)·2^sh */
 TGT static inline void limbs_to_52(V D[8], const V L[6], int sh)
@@ -184,6 +188,209 @@ TGT static inline void mont_x16(V R[2][8], const V A[2][8], const V B[2][8])
     MONT_BODY(2)
 }
 
+/* ---- Fp2 helpers on radix-2^52 digits (eight lanes) ---- */
+
+/* R = X + Y as an integer, digits normalised (X, Y digits < 2^52; the sum
+ * stays below 2^416) */
+TGT static inline void add52(V R[8], const V X[8], const V Y[8])
+{
+    const V mask = _mm512_set1_epi64((long long)MASK52);
+    V c = _mm512_setzero_si512();
+    for (int j = 0; j < 8; j++) {
+        V t = _mm512_add_epi64(_mm512_add_epi64(X[j], Y[j]), c);
+        c = _mm512_srli_epi64(t, 52);
+        R[j] = _mm512_and_si512(t, mask);
+    }
+}
+
+/* R = X - Y mod p for X, Y < p (fully reduced digits): the difference with
+ * borrows, then p added in the lanes where it went negative */
+TGT static inline void sub52(V R[8], const V X[8], const V Y[8])
+{
+    const V mask = _mm512_set1_epi64((long long)MASK52);
+    const V zero = _mm512_setzero_si512();
+    V br = zero, D[8];
+    for (int j = 0; j < 8; j++) {
+        V d = _mm512_sub_epi64(_mm512_sub_epi64(X[j], Y[j]), br);
+        br = _mm512_srli_epi64(d, 63);
+        D[j] = _mm512_and_si512(d, mask);
+    }
+    __mmask8 neg = _mm512_cmpneq_epi64_mask(br, zero);
+    V c = zero;
+    for (int j = 0; j < 8; j++) {
+        V t = _mm512_add_epi64(_mm512_add_epi64(D[j], _mm512_set1_epi64((long long)P52[j])), c);
+        c = _mm512_srli_epi64(t, 52);
+        R[j] = _mm512_mask_blend_epi64(neg, D[j], _mm512_and_si512(t, mask));
+    }
+}
+
+/* R = 2X mod p for X < p */
+TGT static inline void dbl52(V R[8], const V X[8])
+{
+    const V mask = _mm512_set1_epi64((long long)MASK52);
+    const V zero = _mm512_setzero_si512();
+    V T[8], br = zero;
+    add52(T, X, X);
+    for (int j = 0; j < 8; j++) {
+        V s = _mm512_sub_epi64(_mm512_sub_epi64(T[j], _mm512_set1_epi64((long long)P52[j])), br);
+        br = _mm512_srli_epi64(s, 63);
+        R[j] = _mm512_and_si512(s, mask);
+    }
+    __mmask8 keep = _mm512_cmpneq_epi64_mask(br, zero);
+    for (int j = 0; j < 8; j++) R[j] = _mm512_mask_blend_epi64(keep, R[j], T[j]);
+}
+
+/* digits of coordinate c (0 or 1) of eight cz_fp2, shifted by sh */
+TGT static inline void fp2_digits(V D[8], const cz_fp2 in[8], int c, int sh)
+{
+    V L[6];
+    load_limbs_st(L, (c ? in[0].c1.l : in[0].c0.l), 2 * CZ_FP_LIMBS);
+    if (sh == 32) limbs_to_52(D, L, 32);
+    else limbs_to_52(D, L, 0);
+}
+
+TGT static inline void fp2_store(cz_fp2 out[8], const V D0[8], const V D1[8])
+{
+    V L[6];
+    limbs_from_52(L, D0);
+    store_limbs_st(out[0].c0.l, 2 * CZ_FP_LIMBS, L);
+    limbs_from_52(L, D1);
+    store_limbs_st(out[0].c1.l, 2 * CZ_FP_LIMBS, L);
+}
+
+/* the same on digits: R = A (shifted by 32, < 2^414 per coordinate sum)
+ * times B, both Fp2 as two digit arrays */
+TGT static inline void fp2mul52(V R0[8], V R1[8], const V A0[8], const V A1[8], const V B0[8], const V B1[8])
+{
+    V A[3][8], B[3][8], R[3][8];
+    for (int j = 0; j < 8; j++) {
+        A[0][j] = A0[j];
+        A[1][j] = A1[j];
+        B[0][j] = B0[j];
+        B[1][j] = B1[j];
+    }
+    add52(A[2], A0, A1);
+    add52(B[2], B0, B1);
+    mont_x16(R, (const V(*)[8])A, (const V(*)[8])B);
+    mont_x8((V(*)[8])R[2], (const V(*)[8])A[2], (const V(*)[8])B[2]);
+    sub52(R0, R[0], R[1]);
+    sub52(R1, R[2], R[0]);
+    sub52(R1, R1, R[1]);
+}
+
+/* R = D 2^32 on digits (D < p, so the result < 2^413 fits eight digits) */
+TGT static inline void shl32_52(V R[8], const V D[8])
+{
+    const V mask = _mm512_set1_epi64((long long)MASK52);
+    R[0] = _mm512_and_si512(_mm512_slli_epi64(D[0], 32), mask);
+    for (int j = 1; j < 8; j++)
+        R[j] = _mm512_and_si512(_mm512_or_si512(_mm512_slli_epi64(D[j], 32), _mm512_srli_epi64(D[j - 1], 20)), mask);
+}
+
+/* R = X^2 for X (reduced digits, not shifted) in Fp2 */
+TGT static inline void fp2sqr52(V R0[8], V R1[8], const V X0[8], const V X1[8])
+{
+    V A[2][8], B[2][8], R[2][8], S1[8];
+    shl32_52(A[1], X0);
+    shl32_52(S1, X1);
+    add52(A[0], A[1], S1);
+    sub52(B[0], X0, X1);
+    for (int j = 0; j < 8; j++) B[1][j] = X1[j];
+    mont_x16(R, (const V(*)[8])A, (const V(*)[8])B);
+    for (int j = 0; j < 8; j++) R0[j] = R[0][j];
+    dbl52(R1, R[1]);
+}
+
+/* digits of the eight cz_fp at p + i·stride words */
+TGT static inline void ld52(V D[8], const uint64_t *p, size_t stride, int sh)
+{
+    V L[6];
+    load_limbs_st(L, p, stride);
+    if (sh == 32) limbs_to_52(D, L, 32);
+    else limbs_to_52(D, L, 0);
+}
+
+TGT static inline void st52(uint64_t *p, size_t stride, const V D[8])
+{
+    V L[6];
+    limbs_from_52(L, D);
+    store_limbs_st(p, stride, L);
+}
+
+TGT void cz__fp2_chord_x8_ifma(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz_fp2 num[8], const cz_fp2 inv[8])
+{
+    const size_t ps = 4 * CZ_FP_LIMBS, fs = 2 * CZ_FP_LIMBS; /* point and Fp2 strides in words */
+    V N0[8], N1[8], I0[8], I1[8], AX0[8], AX1[8], AY0[8], AY1[8], BX0[8], BX1[8];
+    ld52(N0, num[0].c0.l, fs, 32);
+    ld52(N1, num[0].c1.l, fs, 32);
+    ld52(I0, inv[0].c0.l, fs, 0);
+    ld52(I1, inv[0].c1.l, fs, 0);
+    ld52(AX0, a[0].c0.l, ps, 0);
+    ld52(AX1, a[0].c1.l, ps, 0);
+    ld52(AY0, a[1].c0.l, ps, 0);
+    ld52(AY1, a[1].c1.l, ps, 0);
+    ld52(BX0, b[0].c0.l, ps, 0);
+    ld52(BX1, b[0].c1.l, ps, 0);
+    V L0[8], L1[8], Q0[8], Q1[8], X0[8], X1[8], D0[8], D1[8], Y0[8], Y1[8];
+    fp2mul52(L0, L1, N0, N1, I0, I1); /* lambda */
+    fp2sqr52(Q0, Q1, L0, L1);
+    sub52(X0, Q0, AX0);
+    sub52(X0, X0, BX0);
+    sub52(X1, Q1, AX1);
+    sub52(X1, X1, BX1);
+    sub52(Q0, AX0, X0); /* ax - x3 */
+    sub52(Q1, AX1, X1);
+    shl32_52(D0, Q0);
+    shl32_52(D1, Q1);
+    fp2mul52(Y0, Y1, D0, D1, L0, L1);
+    sub52(Y0, Y0, AY0);
+    sub52(Y1, Y1, AY1);
+    st52(o[0].c0.l, ps, X0);
+    st52(o[0].c1.l, ps, X1);
+    st52(o[1].c0.l, ps, Y0);
+    st52(o[1].c1.l, ps, Y1);
+}
+
+/* Karatsuba: t0 = a0 b0, t1 = a1 b1, s = (a0 + a1)(b0 + b1) (t0 and t1 side
+ * by side, then s; three at once spilled registers); c0 = t0 - t1, c1 = s - t0 - t1. The sums are not reduced:
+ * a0 + a1 < 2p, so the shifted operand is < 2^414 and the other < 2p, which
+ * keeps each product's result below 2p (see the top of this file: A B /
+ * 2^416 < p/2), so the one conditional subtraction still reduces fully. */
+TGT void cz__fp2_mul_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8])
+{
+    V A[3][8], B[3][8], R[3][8], C0[8], C1[8];
+    fp2_digits(A[0], a, 0, 32);
+    fp2_digits(A[1], a, 1, 32);
+    fp2_digits(B[0], b, 0, 0);
+    fp2_digits(B[1], b, 1, 0);
+    add52(A[2], A[0], A[1]);
+    add52(B[2], B[0], B[1]);
+    mont_x16(R, (const V(*)[8])A, (const V(*)[8])B);
+    mont_x8((V(*)[8])R[2], (const V(*)[8])A[2], (const V(*)[8])B[2]);
+    sub52(C0, R[0], R[1]);
+    sub52(C1, R[2], R[0]);
+    sub52(C1, C1, R[1]);
+    fp2_store(out, C0, C1);
+}
+
+/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: two products side by side */
+TGT void cz__fp2_sqr_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8])
+{
+    V A[2][8], B[2][8], R[2][8], X0[8], X1[8], C1[8];
+    V L[6];
+    load_limbs_st(L, a[0].c0.l, 2 * CZ_FP_LIMBS);
+    limbs_to_52(A[1], L, 32);  /* a0 2^32 */
+    limbs_to_52(X0, L, 0);     /* a0 */
+    load_limbs_st(L, a[0].c1.l, 2 * CZ_FP_LIMBS);
+    limbs_to_52(X1, L, 32);    /* a1 2^32 */
+    limbs_to_52(B[1], L, 0);   /* a1 */
+    add52(A[0], A[1], X1);     /* (a0 + a1) 2^32 < 2^414 */
+    sub52(B[0], X0, B[1]);     /* a0 - a1 mod p */
+    mont_x16(R, (const V(*)[8])A, (const V(*)[8])B);
+    dbl52(C1, R[1]);
+    fp2_store(out, R[0], C1);
+}
+
 TGT void cz__fp_mul_x8_ifma(cz_fp out[8], const cz_fp a[8], const cz_fp b[8])
 {
     V L[6], A[1][8], B[1][8], R[1][8];
@@ -241,6 +448,66 @@ TGT void cz__fp52x8_mul(cz_fp52x8 *out, const cz_fp52x8 *a32, const cz_fp52x8 *b
 }
 
 #endif /* CZ_FP_X8_IFMA */
+
+void cz__fp2_mul_x8_scalar(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8])
+{
+    for (int i = 0; i < 8; i++) cz_fp2_mul(&out[i], &a[i], &b[i]);
+}
+
+void cz__fp2_sqr_x8_scalar(cz_fp2 out[8], const cz_fp2 a[8])
+{
+    for (int i = 0; i < 8; i++) cz_fp2_sqr(&out[i], &a[i]);
+}
+
+void cz__fp2_chord_x8_scalar(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz_fp2 num[8],
+                             const cz_fp2 inv[8])
+{
+    for (int i = 0; i < 8; i++) {
+        const cz_fp2 *ax = &a[2 * i], *ay = &a[2 * i + 1], *bx = &b[2 * i];
+        cz_fp2 l, x3, d;
+        cz_fp2_mul(&l, &num[i], &inv[i]);
+        cz_fp2_sqr(&x3, &l);
+        cz_fp2_sub(&x3, &x3, ax);
+        cz_fp2_sub(&x3, &x3, bx);
+        cz_fp2_sub(&d, ax, &x3);
+        cz_fp2_mul(&d, &d, &l);
+        cz_fp2_sub(&o[2 * i + 1], &d, ay);
+        o[2 * i] = x3;
+    }
+}
+
+void cz_fp2_chord_x8(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz_fp2 num[8], const cz_fp2 inv[8])
+{
+#if CZ_FP_X8_IFMA
+    if (cz_cpu_has_ifma()) {
+        cz__fp2_chord_x8_ifma(o, a, b, num, inv);
+        return;
+    }
+#endif
+    cz__fp2_chord_x8_scalar(o, a, b, num, inv);
+}
+
+void cz_fp2_mul_x8(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8])
+{
+#if CZ_FP_X8_IFMA
+    if (cz_cpu_has_ifma()) {
+        cz__fp2_mul_x8_ifma(out, a, b);
+        return;
+    }
+#endif
+    cz__fp2_mul_x8_scalar(out, a, b);
+}
+
+void cz_fp2_sqr_x8(cz_fp2 out[8], const cz_fp2 a[8])
+{
+#if CZ_FP_X8_IFMA
+    if (cz_cpu_has_ifma()) {
+        cz__fp2_sqr_x8_ifma(out, a);
+        return;
+    }
+#endif
+    cz__fp2_sqr_x8_scalar(out, a);
+}
 
 void cz_fp_mul_x8(cz_fp out[8], const cz_fp a[8], const cz_fp b[8])
 {

@@ -1,6 +1,7 @@
 /* fp_x8.h — eight (or sixteen) independent Fp multiplications at once with
- * AVX-512 IFMA (VPMADD52LUQ/VPMADD52HUQ), for batch code such as the MSM's
- * batch-affine additions.
+ * AVX-512 IFMA (VPMADD52LUQ/VPMADD52HUQ), and eight Fp2 multiplications or
+ * squarings, for batch code such as the MSM's batch-affine additions (G1
+ * over Fp, G2 over Fp2).
  *
  * cz_fp_mul_x8 takes and returns ordinary cz_fp elements in our Montgomery
  * form (x·2^384 mod p, fully reduced): out[i] = a[i]·b[i], bit-identical to
@@ -18,6 +19,7 @@
 
 #include <stdint.h>
 #include "ff/ff.h"
+#include "ff/tower.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,6 +31,24 @@ void cz_fp_mul_x16(cz_fp out[16], const cz_fp a[16], const cz_fp b[16]);
 
 /* the fallback: eight cz_fp_mul calls (tests) */
 void cz__fp_mul_x8_scalar(cz_fp out[8], const cz_fp a[8], const cz_fp b[8]);
+
+/* out[i] = a[i]·b[i] and out[i] = a[i]^2 in Fp2, bit-identical to
+ * cz_fp2_mul / cz_fp2_sqr; the same dispatch and aliasing rules as
+ * cz_fp_mul_x8 (the fallback: eight cz_fp2_mul / cz_fp2_sqr calls) */
+void cz_fp2_mul_x8(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8]);
+void cz_fp2_sqr_x8(cz_fp2 out[8], const cz_fp2 a[8]);
+void cz__fp2_mul_x8_scalar(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8]);
+void cz__fp2_sqr_x8_scalar(cz_fp2 out[8], const cz_fp2 a[8]);
+
+/* Eight chord (or tangent) steps of affine additions over Fp2, kept in
+ * radix 2^52 from the loads to the stores: with lambda = num[i]·inv[i],
+ *   x3 = lambda^2 - ax - bx,  y3 = lambda (ax - x3) - ay,
+ * where a, b and o each point at eight points laid out as (x, y) pairs of
+ * cz_fp2 (a[2i] = ax, a[2i+1] = ay; b's y is not read). Equal to the same
+ * steps with cz_fp2 operations (the fallback). o may equal a or b. */
+void cz_fp2_chord_x8(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz_fp2 num[8], const cz_fp2 inv[8]);
+void cz__fp2_chord_x8_scalar(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz_fp2 num[8],
+                             const cz_fp2 inv[8]);
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CUZK_NO_ASM)
 #define CZ_FP_X8_IFMA 1
@@ -53,6 +73,10 @@ void cz__fp52x8_unpack(cz_fp out[8], const cz_fp52x8 *in);
  * and b with shift 0 (so out = a·b / 2^384: our Montgomery product). out may
  * alias a or b. */
 void cz__fp52x8_mul(cz_fp52x8 *out, const cz_fp52x8 *a32, const cz_fp52x8 *b);
+/* the vector paths of cz_fp2_mul_x8 / cz_fp2_sqr_x8 */
+void cz__fp2_mul_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8]);
+void cz__fp2_sqr_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8]);
+void cz__fp2_chord_x8_ifma(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz_fp2 num[8], const cz_fp2 inv[8]);
 #endif
 
 #ifdef __cplusplus

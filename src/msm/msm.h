@@ -63,10 +63,10 @@ int cz_msm_window_bits(size_t n);
 /* Internal, for tests and benchmarks: force the window width (2..16; 0 =
  * automatic) and the bucket strategy (1 = XYZZ, 2 = batch-affine; 0 =
  * automatic; plus 4: bucket prefetches off; plus 8: endomorphism split
- * forced on, 16: forced off; plus 32: G1 batch flushes with eight products
- * at a time (cz_fp_mul_x8) off, 64: on even without AVX-512 IFMA, where
- * they fall back to scalar products; by default on with IFMA) of later
- * calls. Process-wide and not
+ * forced on, 16: forced off; plus 32: batch-affine flushes and pair sums
+ * with eight products at a time (cz_fp_mul_x8 on G1, cz_fp2_mul_x8 and
+ * cz_fp2_sqr_x8 on G2) off, 64: on even without AVX-512 IFMA, where they
+ * fall back to scalar products; by default on with IFMA) of later calls. Process-wide and not
  * synchronised: set it while no MSM runs. */
 void cz__msm_config(int window_bits, int strategy);
 /* the plan for n scalars (beyond 0 and 1), affine points of aff_bytes bytes,

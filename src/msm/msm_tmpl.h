@@ -97,10 +97,12 @@ enum { LF(S_ADD), LF(S_DBL), LF(S_ZERO), LF(S_A), LF(S_B) };
 
 /* what a + b needs: S_A / S_B when the other one is infinity, S_ADD with
  * *den = b.x - a.x, S_DBL (b = a) with *den = 2 a.y, or S_ZERO (b = -a) */
+static inline int LF(is_inf)(const GT(aff) *p) { return FF(is_zero)(&p->x) & FF(is_zero)(&p->y); }
+
 static uint8_t LF(pair_kind)(FE *den, const GT(aff) *a, const GT(aff) *b)
 {
-    if (GF(aff_is_inf)(a)) return LF(S_B);
-    if (GF(aff_is_inf)(b)) return LF(S_A);
+    if (LF(is_inf)(a)) return LF(S_B);
+    if (LF(is_inf)(b)) return LF(S_A);
     FF(sub)(den, &b->x, &a->x);
     if (!FF(is_zero)(den)) return LF(S_ADD);
     if (FF(eq)(&a->y, &b->y) && !FF(is_zero)(&a->y)) {
@@ -110,14 +112,22 @@ static uint8_t LF(pair_kind)(FE *den, const GT(aff) *a, const GT(aff) *b)
     return LF(S_ZERO);
 }
 
-#if MSM_G1
-/* ---- eight products at a time (G1, cz_fp_mul_x8: AVX-512 IFMA where present) ----
+/* ---- eight products at a time (cz_fp_mul_x8 on G1, cz_fp2_mul_x8 and
+ * cz_fp2_sqr_x8 on G2: AVX-512 IFMA where present) ----
  * Entry t of a batch sits in lane t mod 8 and every lane keeps its own prefix
  * product, so each step is eight independent products; the eight lane
  * products are inverted together (one inversion, prefix/suffix products of
  * the lanes). Callers give den and pre room for whole groups of eight and
  * set padding entries, and entries that need no inversion, to one. */
+#if MSM_G1
+#define MUL8(o, a, b) cz_fp_mul_x8((o), (a), (b))
+#define SQR8(o, a) cz_fp_mul_x8((o), (a), (a))
+#else
+#define MUL8(o, a, b) cz_fp2_mul_x8((o), (a), (b))
+#define SQR8(o, a) cz_fp2_sqr_x8((o), (a))
+#endif
 
+#if MSM_G1
 /* den[t] <- 1 / den[t] for t < 8 ng (every den[t] non-zero); pre: scratch */
 static void LF(inv8)(FE *den, FE *pre, size_t ng)
 {
@@ -126,7 +136,7 @@ static void LF(inv8)(FE *den, FE *pre, size_t ng)
     for (int l = 0; l < 8; l++) acc[l] = one;
     for (size_t g = 0; g < ng; g++) {
         memcpy(&pre[8 * g], acc, sizeof acc);
-        cz_fp_mul_x8(acc, acc, &den[8 * g]);
+        MUL8(acc, acc, &den[8 * g]);
     }
     /* ai[l] = 1 / acc[l] = (prod of the others) / (prod of all) */
     pre9[0] = one;
@@ -140,11 +150,62 @@ static void LF(inv8)(FE *den, FE *pre, size_t ng)
     }
     for (size_t g = ng; g-- > 0;) {
         FE inv[8];
-        cz_fp_mul_x8(inv, ai, &pre[8 * g]);
-        cz_fp_mul_x8(ai, ai, &den[8 * g]);
+        MUL8(inv, ai, &pre[8 * g]);
+        MUL8(ai, ai, &den[8 * g]);
         memcpy(&den[8 * g], inv, sizeof inv);
     }
 }
+#else
+/* G2: 1 / d = conj(d) / N(d) with the norm N(d) = d0^2 + d1^2 in Fp
+ * (non-zero for d != 0: -1 is not a square mod p), so the lane prefix
+ * products and the one inversion run over the Fp norms: 7 Fp products per
+ * entry (2 for the norm, 3 for its inverse, 2 for conj(d) / N(d)) where
+ * three Fp2 products would cost 9. pre (8 ng Fp2) holds the norms and their
+ * prefix products. */
+static void LF(inv8)(FE *den, FE *pre, size_t ng)
+{
+    cz_fp *nrm = (cz_fp *)(void *)pre, *fpre = nrm + 8 * ng;
+    cz_fp sq[16], one, acc[8], ai[8], pre9[9], suf9[9], ip;
+    for (size_t g = 0; g < ng; g++) {
+        for (int l = 0; l < 8; l++) {
+            sq[l] = den[8 * g + l].c0;
+            sq[8 + l] = den[8 * g + l].c1;
+        }
+        cz_fp_mul_x16(sq, sq, sq);
+        for (int l = 0; l < 8; l++) cz_fp_add(&nrm[8 * g + l], &sq[l], &sq[8 + l]);
+    }
+    cz_fp_one(&one);
+    for (int l = 0; l < 8; l++) acc[l] = one;
+    for (size_t g = 0; g < ng; g++) {
+        memcpy(&fpre[8 * g], acc, sizeof acc);
+        cz_fp_mul_x8(acc, acc, &nrm[8 * g]);
+    }
+    pre9[0] = one;
+    suf9[8] = one;
+    for (int l = 0; l < 8; l++) cz_fp_mul(&pre9[l + 1], &pre9[l], &acc[l]);
+    for (int l = 8; l-- > 0;) cz_fp_mul(&suf9[l], &suf9[l + 1], &acc[l]);
+    cz_fp_inv(&ip, &pre9[8]);
+    for (int l = 0; l < 8; l++) {
+        cz_fp_mul(&ai[l], &ip, &pre9[l]);
+        cz_fp_mul(&ai[l], &ai[l], &suf9[l + 1]);
+    }
+    for (size_t g = ng; g-- > 0;) {
+        cz_fp t[16], u[16];
+        cz_fp_mul_x8(u, ai, &fpre[8 * g]); /* 1 / N(d) */
+        cz_fp_mul_x8(ai, ai, &nrm[8 * g]);
+        memcpy(u + 8, u, 8 * sizeof *u);
+        for (int l = 0; l < 8; l++) {
+            t[l] = den[8 * g + l].c0;
+            t[8 + l] = den[8 * g + l].c1;
+        }
+        cz_fp_mul_x16(t, t, u);
+        for (int l = 0; l < 8; l++) {
+            den[8 * g + l].c0 = t[l];
+            cz_fp_neg(&den[8 * g + l].c1, &t[8 + l]);
+        }
+    }
+}
+#endif
 
 enum { LF(L_SKIP), LF(L_ADD), LF(L_DBL) };
 
@@ -165,8 +226,16 @@ static void LF(sum8)(GT(aff) out[8], const GT(aff) a[8], const GT(aff) b[8], con
             FF(zero)(&num[l]);
         }
     }
-    cz_fp_mul_x8(lam, num, inv);
-    cz_fp_mul_x8(l2, lam, lam);
+#if !MSM_G1
+    /* G2: the rest in radix 2^52 from the loads to the stores (every lane
+     * is written; b.x = a.x when doubling) */
+    (void)lam; (void)l2; (void)dx; (void)x3;
+    _Static_assert(sizeof(GT(aff)) == 2 * sizeof(FE) && offsetof(GT(aff), y) == sizeof(FE), "aff = (x, y)");
+    cz_fp2_chord_x8(&out[0].x, &a[0].x, &b[0].x, num, inv);
+    return;
+#endif
+    MUL8(lam, num, inv);
+    SQR8(l2, lam);
     for (int l = 0; l < 8; l++) {
         FF(zero)(&dx[l]);
         if (op[l] == LF(L_SKIP)) continue;
@@ -174,7 +243,7 @@ static void LF(sum8)(GT(aff) out[8], const GT(aff) a[8], const GT(aff) b[8], con
         FF(sub)(&x3[l], &x3[l], op[l] == LF(L_ADD) ? &b[l].x : &a[l].x);
         FF(sub)(&dx[l], &a[l].x, &x3[l]);
     }
-    cz_fp_mul_x8(dx, dx, lam);
+    MUL8(dx, dx, lam);
     for (int l = 0; l < 8; l++) {
         if (op[l] == LF(L_SKIP)) continue;
         FF(sub)(&out[l].y, &dx[l], &a[l].y);
@@ -202,7 +271,11 @@ static void LF(pair_add8)(GT(aff) *o, size_t os, const GT(aff) *a, size_t as, co
         for (int l = 0; l < 8; l++) {
             size_t t = 8 * g + (size_t)l;
             op[l] = LF(L_SKIP);
-            if (t >= m) continue;
+            if (t >= m) {
+                GF(aff_set_inf)(&ca[l]); /* padding lanes: defined inputs */
+                GF(aff_set_inf)(&cb[l]);
+                continue;
+            }
             ca[l] = a[t * as];
             cb[l] = b[t * bs];
             if (kind[t] == LF(S_ADD)) op[l] = LF(L_ADD);
@@ -220,17 +293,14 @@ static void LF(pair_add8)(GT(aff) *o, size_t os, const GT(aff) *a, size_t as, co
         }
     }
 }
-#endif
 
 static void LF(pair_add)(GT(aff) *o, size_t os, const GT(aff) *a, size_t as, const GT(aff) *b, size_t bs,
                          size_t m, FE *den, FE *pre, uint8_t *kind)
 {
-#if MSM_G1
     if (use_x8()) {
         LF(pair_add8)(o, os, a, as, b, bs, m, den, pre, kind);
         return;
     }
-#endif
     FE acc;
     FF(one)(&acc);
     for (size_t t = 0; t < m; t++) {
@@ -335,7 +405,7 @@ typedef struct {
     uint32_t *qb;
     const GT(aff) **qp;
     uint8_t *qneg;
-    int x8;           /* flush with eight products at a time (G1) */
+    int x8;           /* flush with eight products at a time */
 } LF(ba);
 
 /* put P (or -P) into bucket b, which is not busy: straight into an empty
@@ -360,7 +430,6 @@ static void LF(place)(LF(ba) *s, uint32_t b, const GT(aff) *p, int neg)
     else q->y = p->y;
 }
 
-#if MSM_G1
 /* The batch of a flush with eight products at a time (inv8, sum8 above);
  * cap is a multiple of 8 (cz__msm_batch_size), so den and pre hold whole
  * groups. */
@@ -387,7 +456,10 @@ static void LF(batch8)(LF(ba) *s, size_t m)
         for (int l = 0; l < 8; l++) {
             size_t t = 8 * g + (size_t)l;
             op[l] = LF(L_SKIP);
-            if (t >= m) continue;
+            if (t >= m) {
+                GF(aff_set_inf)(&ca[l]);
+                continue;
+            }
             ca[l] = s->bk[s->bb[t]];
             if (s->kind[t] == LF(S_ADD)) op[l] = LF(L_ADD);
             if (s->kind[t] == LF(S_DBL)) op[l] = LF(L_DBL);
@@ -407,18 +479,15 @@ static void LF(batch8)(LF(ba) *s, size_t m)
         }
     }
 }
-#endif
 
 /* finish the batch with one inversion, then let the queue in */
 static void LF(flush)(LF(ba) *s)
 {
     size_t m = s->m;
-#if MSM_G1
     if (s->x8 && m) {
         LF(batch8)(s, m);
         s->m = m = 0;
     }
-#endif
     if (m) {
         FE acc;
         FF(one)(&acc);
@@ -489,7 +558,7 @@ static void LF(window_ba)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *res)
 {
     size_t nb = (size_t)1 << (j->c - 1);
     LF(ba) s = {0};
-    s.x8 = MSM_G1 && use_x8();
+    s.x8 = use_x8();
     s.cap = cz__msm_batch_size(nb);
     s.qcap = s.cap / 4;
     /* one zeroed block (util/mem.h: huge pages, reused by later tasks):
@@ -770,6 +839,8 @@ done:
 }
 
 #undef BUCKET_SUM
+#undef MUL8
+#undef SQR8
 #undef RED_SEGS
 #undef PREP_CHUNK
 #undef BA_AHEAD

@@ -423,7 +423,10 @@ static uint64_t vram_used(void)
  *   partial: the budget with room for 3/4 of the witness beside the rest;
  *     0 < staged_bytes <= 3/4 of it; a second partial proof keeps the head
  *     buffer (an allocation injected for it does not fire: it allocates
- *     nothing) and so does one from the worker's pinned buffer;
+ *     nothing) and so does one from the worker's pinned buffer; the
+ *     partial proofs alternate between two witnesses of the system, so the
+ *     shared buffer never holds the head already (a head not copied there
+ *     shows as a wrong proof);
  *   staged again when the budget comes back.
  * Every proof is the CPU's, byte for byte, and verifies. */
 static void case_tiers(void)
@@ -434,6 +437,20 @@ static void case_tiers(void)
     uint64_t need = c.cs.n_vars * sizeof(cz_fr);
     CHECK_MSG(need >= ((uint64_t)2 << 20), "tiers: the witness (%llu bytes) is too small for a partial stage",
               (unsigned long long)need);
+    cz_fr *w2 = malloc(need);
+    cz_synth_params sp;
+    cz_synth_params_init(&sp);
+    sp.n_constraints = (1 << 17) - 4;
+    sp.seed = 1717;
+    sp.n_public = 3;
+    sp.witness_seed = 2;
+    if (!w2 || cz_synth_witness(w2, c.cs.n_vars, &sp, msg, sizeof msg)) {
+        CHECK_MSG(0, "tiers: second witness: %s", msg);
+        free(w2);
+        free_circ(&c);
+        return;
+    }
+    CHECK_MSG(memcmp(w2, c.w, need), "tiers: the second witness is the first");
     cz_be_stats s0;
     cz_be_get_stats(gpu, &s0);
     for (int z = 0; z < 2 && c.have_zk; z++) {
@@ -483,7 +500,7 @@ static void case_tiers(void)
 
             cz__cuda_vram_set_budget(0, vram_used() + need * 3 / 4);
             snprintf(what, sizeof what, "tiers %s: partial", path);
-            got = tier_proof(kc, kg, wt, c.w, pvk, np, what, CZ_STAGE_PART);
+            got = tier_proof(kc, kg, wt, w2, pvk, np, what, CZ_STAGE_PART);
             CHECK_MSG(got > 0 && got <= need * 3 / 4 && got % sizeof(cz_fr) == 0, "%s: %llu bytes staged of %llu",
                       what, (unsigned long long)got, (unsigned long long)need);
             snprintf(what, sizeof what, "tiers %s: partial again", path);
@@ -497,7 +514,7 @@ static void case_tiers(void)
             cz_fr *buf = cz_be_worker_buffer(wt, c.cs.n_vars);
             CHECK(buf != NULL);
             if (buf) {
-                memcpy(buf, c.w, c.cs.n_vars * sizeof(cz_fr));
+                memcpy(buf, w2, need);
                 snprintf(what, sizeof what, "tiers %s: partial, pinned", path);
                 again = tier_proof(kc, kg, wt, buf, pvk, np, what, CZ_STAGE_PART);
                 CHECK_MSG(again == got, "%s: %llu bytes staged, then %llu", what, (unsigned long long)got,
@@ -519,6 +536,7 @@ static void case_tiers(void)
         if (z) cz_groth16_pvk_free(&zpvk);
     }
     CHECK_MSG(c.have_zk, "tiers: no zkey");
+    free(w2);
     free_circ(&c);
 }
 

@@ -21,7 +21,9 @@
  * The table (and, with --json, the JSON) has per partition: the prove wall
  * time (the cz_be_prove call), the time to make the witness, the backend's
  * stage times (upload, spmv, ntt, msm_h, msm_l, msm_hl = h + l when run
- * together as on the CPU, msm_a, msm_b1, msm_b2, total), host->device bytes
+ * together as on the CPU, msm_a, msm_b1, msm_b2, total), host->device bytes,
+ * how the witness went to the device (the stage: staged, partial or
+ * unstaged, "-" on the CPU, and the bytes staged outside the kernel lock)
  * and whether a CUDA backend fell back to the CPU; then the medians. Below
  * it: busy % = the sum of the backend's total_ms over the wall time of the
  * whole loop (which also makes each witness and verifies each proof: work
@@ -174,8 +176,9 @@ static int write_json(const summary *s, const row *rows, const double *med)
     for (uint64_t i = 0; i < s->count; i++) {
         fprintf(f, "%s\n    {\"index\": %llu", i ? "," : "", (unsigned long long)i);
         for (size_t c = 0; c < N_COLS; c++) fprintf(f, ", \"%s\": %.3f", cols[c].name, col_of(&rows[i], c));
-        fprintf(f, ", \"h2d_bytes\": %llu, \"on_cpu\": %s}", (unsigned long long)rows[i].t.h2d_bytes,
-                rows[i].t.on_cpu ? "true" : "false");
+        fprintf(f, ", \"h2d_bytes\": %llu, \"stage\": \"%s\", \"staged_bytes\": %llu, \"on_cpu\": %s}",
+                (unsigned long long)rows[i].t.h2d_bytes, cz_groth16_stage_name(rows[i].t.stage),
+                (unsigned long long)rows[i].t.staged_bytes, rows[i].t.on_cpu ? "true" : "false");
     }
     fprintf(f, "\n  ],\n  \"median\": {");
     for (size_t c = 0; c < N_COLS; c++) fprintf(f, "%s\"%s\": %.3f", c ? ", " : "", cols[c].name, med[c]);
@@ -516,11 +519,13 @@ int cz_bench_partition_main(int argc, char **argv)
         snprintf(h, sizeof h, "%.*s", (int)(strlen(cols[c].name) - 3), cols[c].name); /* without _ms */
         printf(" %9s", h);
     }
-    printf(" %12s %s\n", "h2d_bytes", "cpu");
+    printf(" %12s %12s %-8s %s\n", "h2d_bytes", "staged_bytes", "stage", "cpu");
     for (uint64_t i = 0; i < S.count; i++) {
         printf("%-6llu", (unsigned long long)i);
         for (size_t c = 0; c < N_COLS; c++) printf(" %9.2f", col_of(&rows[i], c));
-        printf(" %12llu %s\n", (unsigned long long)rows[i].t.h2d_bytes, rows[i].t.on_cpu ? "yes" : "no");
+        printf(" %12llu %12llu %-8s %s\n", (unsigned long long)rows[i].t.h2d_bytes,
+               (unsigned long long)rows[i].t.staged_bytes, cz_groth16_stage_name(rows[i].t.stage),
+               rows[i].t.on_cpu ? "yes" : "no");
     }
     printf("%-6s", "median");
     for (size_t c = 0; c < N_COLS; c++) printf(" %9.2f", med[c]);

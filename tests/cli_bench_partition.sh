@@ -21,7 +21,8 @@ expect_rc() { # want_rc description command...
 expect_rc 0 "partition K=10 N=3" "$CUZK_BENCH" partition --log2 10 --count 3 --backend cpu --threads 2 --json "$T/p.json" --seed 5
 cp "$T/out" "$T/table"
 grep -q "backend cpu, circuit 2^10 (1020 constraints" "$T/table" || bad "no header line: $(head -n 2 "$T/table")"
-for col in part wall witness upload spmv ntt msm_h msm_l msm_hl msm_a msm_b1 msm_b2 total verify h2d_bytes; do
+for col in part wall witness upload spmv ntt msm_h msm_l msm_hl msm_a msm_b1 msm_b2 total verify h2d_bytes \
+           staged_bytes stage cpu; do
     head -n 2 "$T/table" | tail -n 1 | tr -s ' ' '\n' | grep -qx "$col" || bad "table lacks column $col"
 done
 for r in 0 1 2 median; do grep -q "^$r " "$T/table" || bad "table lacks row $r"; done
@@ -50,6 +51,7 @@ stages = ["upload_ms", "spmv_ms", "ntt_ms", "msm_h_ms", "msm_l_ms", "msm_hl_ms",
           "msm_b2_ms"]
 for p in parts:
     assert p["on_cpu"] is False and p["h2d_bytes"] == 0, p
+    assert p["stage"] == "-" and p["staged_bytes"] == 0, p
     assert p["total_ms"] > 0 and p["wall_ms"] >= p["total_ms"] * 0.99, p
     assert p["msm_hl_ms"] > 0 and p["ntt_ms"] > 0 and p["upload_ms"] == 0, p
     assert sum(p[s] for s in stages if s not in ("msm_h_ms", "msm_l_ms")) <= p["total_ms"] * 1.01, p

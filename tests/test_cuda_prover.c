@@ -14,7 +14,9 @@
  * (cz_cuda_inject) at any of the first several calls of a proof makes that
  * partition prove on the CPU, still the same bytes, and the next partition
  * is proved on the GPU again; a key that does not fit the budget is proved
- * on the CPU; two workers on two threads prove at once. The seed is
+ * on the CPU; the witness's three stage tiers (all of it staged, part of
+ * it, none), each forced by the budget, give the same proofs and are
+ * reported as such; two workers on two threads prove at once. The seed is
  * printed (CZ_TEST_SEED replays). Without a CUDA build or a device it
  * prints a SKIP line and passes. */
 #include <pthread.h>
@@ -43,7 +45,7 @@ static cz_rng rng;
 static cz_pool *pool;
 static cz_be *cpu, *gpu;
 static cz_be_worker *wc, *wg;
-static int last_unstaged;
+static cz_groth16_timings last_t; /* the CUDA backend's times of the last same_proof */
 
 typedef struct {
     cz_r1cs cs;
@@ -118,7 +120,7 @@ static int same_proof(cz_be_key *kc, cz_be_key *kg, cz_be_worker *g, const cz_fr
     int ok = cz_groth16_verify(pvk, &pg, w + 1, n_pub);
     CHECK_MSG(ok, "%s: the CUDA proof does not verify", what);
     if (on_cpu) *on_cpu = tg.on_cpu;
-    last_unstaged = tg.unstaged;
+    last_t = tg;
     if (!tg.on_cpu) {
         CHECK_MSG(tg.msm_h_ms > 0 && tg.msm_b2_ms > 0 && tg.total_ms > 0 && tg.h2d_bytes > 0,
                   "%s: stage times missing", what);
@@ -265,7 +267,7 @@ static void case_injection(void)
             if (kind) CHECK_MSG(fired == on_cpu, "%s: %ld fired, on_cpu %d", what, fired, on_cpu);
             else CHECK_MSG(on_cpu <= fired, "%s: %ld fired, on_cpu %d", what, fired, on_cpu);
             fell += on_cpu == 1;
-            unstaged += last_unstaged;
+            unstaged += last_t.stage == CZ_STAGE_UNSTAGED;
             total++;
             if (kind) continue;
             snprintf(what, sizeof what, "after inject #%ld", nth);
@@ -388,6 +390,156 @@ static void case_budget_stream(void)
     free_circ(&c);
 }
 
+/* one proof of the tier sequence: the same bytes as the CPU's, on the GPU,
+ * with the stage wanted; the bytes staged outside the lock */
+static uint64_t tier_proof(cz_be_key *kc, cz_be_key *kg, cz_be_worker *w, const cz_fr *wit,
+                           const cz_groth16_pvk *pvk, size_t n_pub, const char *what, int want)
+{
+    int on_cpu = -1;
+    if (!same_proof(kc, kg, w, wit, pvk, n_pub, what, &on_cpu)) return 0;
+    CHECK_MSG(on_cpu == 0, "%s: proved on the CPU", what);
+    CHECK_MSG(last_t.stage == want, "%s: stage %s, want %s", what, cz_groth16_stage_name(last_t.stage),
+              cz_groth16_stage_name(want));
+    return last_t.staged_bytes;
+}
+
+static uint64_t vram_used(void)
+{
+    cz_be_stats s;
+    cz_be_get_stats(gpu, &s);
+    return s.vram_used;
+}
+
+/* the witness's stage tiers (prover.cu, choose_stage), each forced by the
+ * budget, on a fresh worker, for the bellperson and the zkey path:
+ *   a launch failure first frees the device's scratch, so the state does
+ *   not depend on the cases before; then
+ *   staged: the default budget; staged_bytes = the whole witness;
+ *   unstaged: a fresh worker, the budget with room for the shared buffer
+ *     but for no part beside it, and its first allocation (its own buffer,
+ *     which the room would take) failed by injection, as when another
+ *     worker took that room first; then once more by the budget alone, the
+ *     shared buffer now held; staged_bytes = 0;
+ *   partial: the budget with room for 3/4 of the witness beside the rest;
+ *     0 < staged_bytes <= 3/4 of it; a second partial proof keeps the head
+ *     buffer (an allocation injected for it does not fire: it allocates
+ *     nothing) and so does one from the worker's pinned buffer; the
+ *     partial proofs alternate between two witnesses of the system, so the
+ *     shared buffer never holds the head already (a head not copied there
+ *     shows as a wrong proof);
+ *   staged again when the budget comes back.
+ * Every proof is the CPU's, byte for byte, and verifies. */
+static void case_tiers(void)
+{
+    char msg[600], what[96];
+    circ c;
+    if (!make_circ(&c, (1 << 17) - 4, 3, 0, 1717, 1)) return;
+    uint64_t need = c.cs.n_vars * sizeof(cz_fr);
+    CHECK_MSG(need >= ((uint64_t)2 << 20), "tiers: the witness (%llu bytes) is too small for a partial stage",
+              (unsigned long long)need);
+    cz_fr *w2 = malloc(need);
+    cz_synth_params sp;
+    cz_synth_params_init(&sp);
+    sp.n_constraints = (1 << 17) - 4;
+    sp.seed = 1717;
+    sp.n_public = 3;
+    sp.witness_seed = 2;
+    if (!w2 || cz_synth_witness(w2, c.cs.n_vars, &sp, msg, sizeof msg)) {
+        CHECK_MSG(0, "tiers: second witness: %s", msg);
+        free(w2);
+        free_circ(&c);
+        return;
+    }
+    CHECK_MSG(memcmp(w2, c.w, need), "tiers: the second witness is the first");
+    cz_be_stats s0;
+    cz_be_get_stats(gpu, &s0);
+    for (int z = 0; z < 2 && c.have_zk; z++) {
+        const char *path = z ? "zkey" : "bellperson";
+        cz_be_circuit bc = {.pk = &c.pk, .cs = &c.cs}, zc = {.zpk = &c.zk.pk};
+        const cz_be_circuit *cc = z ? &zc : &bc;
+        cz_groth16_pvk zpvk;
+        const cz_groth16_pvk *pvk = &c.pvk;
+        if (z) {
+            CHECK(cz_groth16_prepare_vk(&zpvk, &c.zk.pk.vk) == CZ_OK);
+            pvk = &zpvk;
+        }
+        size_t np = c.cs.n_inputs - 1;
+        cz_be_key *kc = NULL, *kg = NULL;
+        cz_be_worker *wt = NULL;
+        CHECK(cz_be_load(cpu, cc, &kc, msg, sizeof msg) == CZ_OK);
+        CHECK_MSG(cz_be_load(gpu, cc, &kg, msg, sizeof msg) == CZ_OK, "%s", msg);
+        CHECK_MSG(cz_be_worker_create(gpu, &wt, msg, sizeof msg) == CZ_OK, "%s", msg);
+        if (kc && kg && wt) {
+            int on_cpu = -1;
+            snprintf(what, sizeof what, "tiers %s: reset", path);
+            cz_cuda_inject(0, 1);
+            same_proof(kc, kg, wt, c.w, pvk, np, what, &on_cpu);
+            cz_cuda_inject(0, 0);
+            CHECK_MSG(on_cpu == 1, "%s: the injected launch failure did not hit", what);
+
+            snprintf(what, sizeof what, "tiers %s: staged", path);
+            uint64_t got = tier_proof(kc, kg, wt, c.w, pvk, np, what, CZ_STAGE_FULL);
+            CHECK_MSG(got == need, "%s: %llu bytes staged of %llu", what, (unsigned long long)got,
+                      (unsigned long long)need);
+
+            cz_be_worker_destroy(wt);
+            wt = NULL;
+            CHECK_MSG(cz_be_worker_create(gpu, &wt, msg, sizeof msg) == CZ_OK, "%s", msg);
+            if (!wt) goto next;
+            cz__cuda_vram_set_budget(0, vram_used() + need + (256 << 10));
+            snprintf(what, sizeof what, "tiers %s: unstaged", path);
+            long before = cz_cuda_injected();
+            cz_cuda_inject(1, 0);
+            got = tier_proof(kc, kg, wt, c.w, pvk, np, what, CZ_STAGE_UNSTAGED);
+            cz_cuda_inject(0, 0);
+            CHECK_MSG(cz_cuda_injected() == before + 1, "%s: the injected allocation failure did not fire", what);
+            CHECK_MSG(got == 0, "%s: %llu bytes staged", what, (unsigned long long)got);
+            snprintf(what, sizeof what, "tiers %s: unstaged by the budget", path);
+            got = tier_proof(kc, kg, wt, c.w, pvk, np, what, CZ_STAGE_UNSTAGED);
+            CHECK_MSG(got == 0, "%s: %llu bytes staged", what, (unsigned long long)got);
+
+            cz__cuda_vram_set_budget(0, vram_used() + need * 3 / 4);
+            snprintf(what, sizeof what, "tiers %s: partial", path);
+            got = tier_proof(kc, kg, wt, w2, pvk, np, what, CZ_STAGE_PART);
+            CHECK_MSG(got > 0 && got <= need * 3 / 4 && got % sizeof(cz_fr) == 0, "%s: %llu bytes staged of %llu",
+                      what, (unsigned long long)got, (unsigned long long)need);
+            snprintf(what, sizeof what, "tiers %s: partial again", path);
+            before = cz_cuda_injected();
+            cz_cuda_inject(1, 0);
+            uint64_t again = tier_proof(kc, kg, wt, c.w, pvk, np, what, CZ_STAGE_PART);
+            cz_cuda_inject(0, 0);
+            CHECK_MSG(cz_cuda_injected() == before, "%s: the steady state allocated", what);
+            CHECK_MSG(again == got, "%s: %llu bytes staged, then %llu", what, (unsigned long long)got,
+                      (unsigned long long)again);
+            cz_fr *buf = cz_be_worker_buffer(wt, c.cs.n_vars);
+            CHECK(buf != NULL);
+            if (buf) {
+                memcpy(buf, w2, need);
+                snprintf(what, sizeof what, "tiers %s: partial, pinned", path);
+                again = tier_proof(kc, kg, wt, buf, pvk, np, what, CZ_STAGE_PART);
+                CHECK_MSG(again == got, "%s: %llu bytes staged, then %llu", what, (unsigned long long)got,
+                          (unsigned long long)again);
+            }
+
+            cz__cuda_vram_set_budget(0, s0.vram_budget);
+            snprintf(what, sizeof what, "tiers %s: staged again", path);
+            got = tier_proof(kc, kg, wt, c.w, pvk, np, what, CZ_STAGE_FULL);
+            CHECK_MSG(got == need, "%s: %llu bytes staged of %llu", what, (unsigned long long)got,
+                      (unsigned long long)need);
+        }
+    next:
+        cz__cuda_vram_set_budget(0, s0.vram_budget);
+        cz_cuda_inject(0, 0);
+        cz_be_worker_destroy(wt);
+        cz_be_release(gpu, kg);
+        cz_be_release(cpu, kc);
+        if (z) cz_groth16_pvk_free(&zpvk);
+    }
+    CHECK_MSG(c.have_zk, "tiers: no zkey");
+    free(w2);
+    free_circ(&c);
+}
+
 /* two workers, two threads, one device */
 typedef struct {
     cz_be_key *kg;
@@ -486,6 +638,7 @@ int main(void)
     case_injection();
     case_streamed();
     case_budget_stream();
+    case_tiers();
     case_threads();
 
     cz_be_stats st;

@@ -124,6 +124,9 @@ void cz_cmd_prove_stages(const cz_be *b, const cz_groth16_timings *t, int zkey)
     if (t->upload_ms > 0 || t->h2d_bytes) {
         cz_cmd_stage("prove: upload witness", t->upload_ms);
         printf("  %-28s %10.1f MiB\n", "prove: host -> device", (double)t->h2d_bytes / (1 << 20));
+        if (t->stage)
+            printf("  %-28s %10.1f MiB (%s)\n", "prove: staged before kernels", (double)t->staged_bytes / (1 << 20),
+                   cz_groth16_stage_name(t->stage));
     }
     cz_cmd_stage(zkey ? "prove: a, b, c (SpMV)" : "prove: A/B/C = SpMV", t->spmv_ms);
     cz_cmd_stage(zkey ? "prove: H (9 NTTs)" : "prove: H (7 NTTs)", t->ntt_ms);

@@ -20,22 +20,32 @@
  * Streams: each worker has an upload stream; the device has one compute
  * stream (the MSM context's), used only under the kernel lock.
  * Lock: kernel_mu, one per device, held from the first kernel of a
- * partition to the last MSM sum read back. The upload of a witness runs
- * outside it on the worker's upload stream, so the next partition's witness
- * crosses PCIe while the current one is being proved; the compute stream
- * waits for it on an event. Nothing else is locked here (the budget
- * allocator's own mutex is taken and dropped inside each allocation).
+ * partition to the last MSM sum read back. The staged part of a witness
+ * crosses outside it on the worker's upload stream, so the next partition's
+ * witness crosses PCIe while the current one is being proved; the compute
+ * stream waits for it on an event. Nothing else is locked here (the budget
+ * allocator's own mutex is taken and dropped inside each allocation and
+ * each read of its figures); what the stage choice reads of the device's
+ * buffers outside the lock is published under it in atomics.
  *
  * VRAM lifecycle of one partition:
  *   resident (per key, from load to unload): the five query arrays (or the
  *       zkey's), the CSR matrices, two density bitmaps, the NTT tables;
- *   per worker (kept between partitions, grown when a larger circuit comes):
- *       the witness d_w (n_vars values), admitted by the budget: when it
- *       fits the partition is staged (its upload runs outside the lock);
- *       when it does not, unstaged: the witness goes, under the lock, into
- *       the one buffer the device keeps for that (d_wshared);
- *   per device, under the kernel lock (kept, grown): a, b, c (3 x domain)
- *       and the MSM scratch (its context's two buffers);
+ *   1. outside the lock, the stage is chosen from the budget's figures
+ *       (choose_stage; no driver call), in three tiers:
+ *       FULL: the worker's own witness buffer d_w (n_vars values; kept
+ *         between partitions, grown when a larger circuit comes) fits, and
+ *         the whole witness is uploaded into it now;
+ *       PART: it does not, but the kernel region of this key is in place
+ *         and the budget leaves room for K bytes of it: d_w holds the first
+ *         K bytes (kept while K still fits), uploaded now;
+ *       UNSTAGED: nothing is staged (d_w given back);
+ *   2. under the kernel lock (kept, grown, per device): for PART and
+ *       UNSTAGED the shared witness buffer d_wshared (n_vars values): the
+ *       head is copied into it from d_w device to device and the rest comes
+ *       from the host; then a, b, c (3 x domain), the MSM scratch (its
+ *       context's two buffers) and, for a streamed key, the chunk buffer;
+ *       at the end the sizes held are published for the next stage choice;
  *   host side per worker: a pinned witness buffer (cz_be_worker_buffer)
  *       and two pinned staging buffers for witnesses in pageable memory,
  *       allocated once.
@@ -80,6 +90,10 @@ struct dev_backend {
     size_t abc_cap;
     cudaEvent_t ev[8];  /* compute-stage marks */
     int have_ev;
+    /* read by the workers' stage choice outside the lock (atomics, written
+     * under it): the bytes d_wshared and d_abc hold, and the scratch
+     * generation, which free_scratch bumps */
+    uint64_t pub_wshared, pub_abc, gen;
 };
 
 enum { EV_START, EV_SPMV, EV_NTT, EV_H, EV_L, EV_A, EV_B1, EV_B2 };
@@ -109,13 +123,16 @@ struct dev_key {
     uint64_t n_vars, n_inputs, n_constraints;
     size_t m;                /* domain size */
     uint64_t bytes;
+    uint64_t region_gen;     /* the device's gen when a partition of this key last
+                                completed (atomic): its kernel region is in place */
 };
 
 struct dev_worker {
     dev_backend *b;
     cudaStream_t up;
     cudaEvent_t up0, up1;
-    void *d_w;
+    cudaEvent_t pt0, pt1; /* a partial stage's head upload (stage_head) */
+    void *d_w;            /* the witness (FULL), its head (PART) or nothing */
     size_t w_cap;
     cz_fr *pinned;
     size_t pinned_n;
@@ -139,6 +156,7 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
     b->quiet = o->quiet;
     b->host_stage = o->host_stage;
     b->host_stage_ctx = o->host_stage_ctx;
+    b->gen = 1; /* a new key's region_gen is 0: not in place */
     pthread_mutex_init(&b->kernel_mu, NULL);
     cudaDeviceProp prop;
     uint64_t budget = 0;
@@ -170,6 +188,9 @@ static void free_scratch(dev_backend *b)
     if (b->have_ev)
         for (int i = 0; i < 8; i++) cudaEventDestroy(b->ev[i]);
     b->have_ev = 0;
+    __atomic_store_n(&b->pub_wshared, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&b->pub_abc, 0, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&b->gen, 1, __ATOMIC_ACQ_REL);
     cudaGetLastError();
 }
 
@@ -408,6 +429,8 @@ cz_err cz__cuda_prover_worker_create(void *self, void **out, char *msg, size_t m
     CZ_CK(cudaStreamCreateWithFlags(&w->up, cudaStreamNonBlocking));
     CZ_CK(cudaEventCreate(&w->up0));
     CZ_CK(cudaEventCreate(&w->up1));
+    CZ_CK(cudaEventCreate(&w->pt0));
+    CZ_CK(cudaEventCreate(&w->pt1));
     for (int i = 0; i < 2; i++) {
         CZ_CK(cudaHostAlloc(&w->stage[i], STAGE_BYTES, cudaHostAllocDefault));
         CZ_CK(cudaEventCreateWithFlags(&w->stage_ev[i], cudaEventDisableTiming));
@@ -433,6 +456,8 @@ void cz__cuda_prover_worker_destroy(void *wp)
     }
     if (w->up0) cudaEventDestroy(w->up0);
     if (w->up1) cudaEventDestroy(w->up1);
+    if (w->pt0) cudaEventDestroy(w->pt0);
+    if (w->pt1) cudaEventDestroy(w->pt1);
     if (w->up) cudaStreamDestroy(w->up);
     cudaGetLastError();
     free(w);
@@ -496,6 +521,160 @@ static cz_err upload_witness(dev_worker *w, void *dst, const cz_fr *wit, size_t 
 fail:
     if (stage_on) b->host_stage(b->host_stage_ctx, 0);
     return e;
+}
+
+/* --------------------------------------------- the witness's stage (tiers)
+ *
+ * Chosen per partition, outside the kernel lock, from the budget's own
+ * bookkeeping (cz_cuda_vram_stats: no driver call). need = n_vars x 32
+ * bytes; room = budget - used + the worker's own buffer (given back when it
+ * is replaced):
+ *   FULL      the worker's buffer holds need already, or room >= need and
+ *             the allocation succeeds: all of the witness crosses outside
+ *             the lock;
+ *   PART      else, when a partition of this key has completed since the
+ *             device's scratch was last freed (its kernel region is in
+ *             place, so what the budget leaves is free to stage into):
+ *               K = align_down(room - missing - need / 16, 64 KiB),
+ *               at most need - 64 KiB,
+ *             missing = what the shared buffer and a, b, c still lack
+ *             (need - wshared, 3 x domain x 32 - abc, none below 0), need / 16
+ *             headroom for the MSM scratch to grow with the next witness's
+ *             scalars; admitted when K >= max(1 MiB, need / 64), a part that
+ *             saves at least 1/64 of the upload. The worker's buffer is kept
+ *             when it already fits under K and K would not grow it by a
+ *             quarter of need, so the steady state allocates nothing. The
+ *             first K bytes cross outside the lock into the worker's buffer;
+ *             under it they are copied device to device into the shared
+ *             buffer and the rest crosses from the host behind them;
+ *   UNSTAGED  else: all of it crosses under the lock into the shared buffer.
+ * The proof is the same in all three: the kernels read one contiguous
+ * witness (the worker's buffer, or the shared one). */
+
+#define PART_ALIGN ((size_t)64 << 10)
+#define PART_MIN ((size_t)1 << 20)
+
+static uint64_t sat_sub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+static size_t part_min(size_t need) { return need / 64 > PART_MIN ? need / 64 : PART_MIN; }
+
+/* the head a PART stage may take (0: none) */
+static size_t part_bytes(size_t need, uint64_t room, uint64_t missing)
+{
+    uint64_t slack = need / 16;
+    if (need < part_min(need) + PART_ALIGN || room <= missing + slack) return 0;
+    uint64_t k = room - missing - slack;
+    if (k > need - PART_ALIGN) k = need - PART_ALIGN;
+    k &= ~(uint64_t)(PART_ALIGN - 1);
+    return k >= part_min(need) ? (size_t)k : 0;
+}
+
+static void drop_own(dev_worker *w)
+{
+    if (!w->d_w) return;
+    cz__vram_free(w->d_w);
+    w->d_w = NULL;
+    w->w_cap = 0;
+}
+
+/* the tier (CZ_STAGE_*) of a partition of key k; *head: the bytes staged in
+ * the worker's buffer (need for FULL, K for PART, 0 for UNSTAGED) */
+static int choose_stage(dev_worker *w, const dev_key *k, size_t need, size_t *head)
+{
+    dev_backend *b = w->b;
+    uint64_t budget = 0, used = 0;
+    *head = 0;
+    if (w->w_cap >= need) {
+        *head = need;
+        return CZ_STAGE_FULL;
+    }
+    cz_cuda_vram_stats(b->device, &budget, &used, NULL);
+    uint64_t room = sat_sub(budget, used) + w->w_cap;
+    if (room >= need) {
+        drop_own(w);
+        if (cz__vram_malloc(&w->d_w, need) == cudaSuccess) {
+            w->w_cap = *head = need;
+            return CZ_STAGE_FULL;
+        }
+        cudaGetLastError();
+        cz_cuda_vram_stats(b->device, &budget, &used, NULL);
+        room = sat_sub(budget, used);
+    }
+    size_t kmax = 0;
+    if (__atomic_load_n(&k->region_gen, __ATOMIC_ACQUIRE) == __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE)) {
+        uint64_t missing = sat_sub(need, __atomic_load_n(&b->pub_wshared, __ATOMIC_ACQUIRE)) +
+                           sat_sub(3 * k->m * sizeof(cz_fr), __atomic_load_n(&b->pub_abc, __ATOMIC_ACQUIRE));
+        kmax = part_bytes(need, room, missing);
+    }
+    if (kmax && w->w_cap >= part_min(need) && w->w_cap <= kmax && kmax < w->w_cap + need / 4) {
+        *head = w->w_cap; /* keep it: no allocation in the steady state */
+        return CZ_STAGE_PART;
+    }
+    drop_own(w); /* a head that no longer fits, or room for the shared buffer */
+    if (kmax) {
+        if (cz__vram_malloc(&w->d_w, kmax) == cudaSuccess) {
+            w->w_cap = *head = kmax;
+            return CZ_STAGE_PART;
+        }
+        cudaGetLastError();
+    }
+    return CZ_STAGE_UNSTAGED;
+}
+
+/* outside the lock: the staged part on the worker's upload stream (all of
+ * it for FULL, the head for PART, whose marks then move to pt0/pt1 so that
+ * up0/up1 can mark the rest) */
+static cz_err stage_head(dev_worker *w, int tier, size_t head, const cz_fr *wit, size_t nv, char *msg, size_t msglen)
+{
+    if (tier == CZ_STAGE_FULL) return upload_witness(w, w->d_w, wit, nv, msg, msglen);
+    if (tier != CZ_STAGE_PART) return CZ_OK;
+    cz_err e = upload_witness(w, w->d_w, wit, head / sizeof(cz_fr), msg, msglen);
+    cudaEvent_t t0 = w->up0, t1 = w->up1;
+    w->up0 = w->pt0;
+    w->up1 = w->pt1;
+    w->pt0 = t0;
+    w->pt1 = t1;
+    return e;
+}
+
+/* under the lock: the rest of a PART or UNSTAGED witness into the device's
+ * shared buffer (grown, kept), behind the head copied there device to
+ * device; *dw: the witness the kernels read. up1 marks it all landed. */
+static cz_err land_witness(dev_worker *w, int tier, size_t head, const cz_fr *wit, size_t nv, const cz_fr **dw,
+                           char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    dev_backend *b = w->b;
+    size_t need = nv * sizeof(cz_fr), hn = head / sizeof(cz_fr);
+    *dw = (const cz_fr *)w->d_w;
+    if (tier == CZ_STAGE_FULL) return CZ_OK;
+    if (b->wshared_cap < need) {
+        cz__vram_free(b->d_wshared);
+        b->d_wshared = NULL;
+        b->wshared_cap = 0;
+        __atomic_store_n(&b->pub_wshared, 0, __ATOMIC_RELEASE);
+        CZ_CK(cz__vram_malloc(&b->d_wshared, need));
+        b->wshared_cap = need;
+    }
+    if (tier == CZ_STAGE_PART) {
+        /* the rest reuses the staging buffers the head's last chunks may
+         * still be read from: wait for the head to land (this stream only) */
+        CZ_CK(cudaEventSynchronize(w->pt1));
+        CZ_CK(cudaMemcpyAsync(b->d_wshared, w->d_w, head, cudaMemcpyDeviceToDevice, w->up));
+    }
+    if ((e = upload_witness(w, (char *)b->d_wshared + head, wit + hn, nv - hn, msg, msglen))) goto fail;
+    *dw = (const cz_fr *)b->d_wshared;
+fail:
+    return e;
+}
+
+/* under the lock, after a partition of k completed: what the stage choice
+ * of the next partitions reads */
+static void publish_region(dev_backend *b, dev_key *k)
+{
+    __atomic_store_n(&b->pub_wshared, (uint64_t)b->wshared_cap, __ATOMIC_RELEASE);
+    __atomic_store_n(&b->pub_abc, (uint64_t)b->abc_cap, __ATOMIC_RELEASE);
+    __atomic_store_n(&k->region_gen, __atomic_load_n(&b->gen, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
 }
 
 /* ---------------------------------------------------------------- proving */
@@ -593,7 +772,9 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
     dev_backend *b = w->b;
     cz_err e = CZ_OK;
     double t0 = cz_now_ms();
-    int locked = 0, staged = 0;
+    int locked = 0, tier = CZ_STAGE_NONE;
+    size_t head = 0;
+    const cz_fr *dw = NULL;
     cudaStream_t st = NULL;
     cz_g1_jac h_acc, l_acc, a_acc, b1_acc;
     cz_g2_jac b2_acc;
@@ -602,34 +783,18 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
     if (!cz_fr_is_one(&wit[0])) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "witness[0] must be 1");
     CZ_CK(cudaSetDevice(b->device));
 
-    /* Staged (the worker's own witness buffer fits the budget): the witness
-     * crosses PCIe outside the kernel lock, while another worker's partition
-     * is being proved. Unstaged (it does not fit): it crosses under the
-     * lock, into the one buffer the device lends to such partitions. */
-    if (w->w_cap < nv * sizeof(cz_fr)) {
-        cz__vram_free(w->d_w);
-        w->d_w = NULL;
-        w->w_cap = 0;
-        if (cz__vram_malloc(&w->d_w, nv * sizeof(cz_fr)) == cudaSuccess) w->w_cap = nv * sizeof(cz_fr);
-        else cudaGetLastError();
-    }
-    staged = w->d_w != NULL;
-    if (staged && (e = upload_witness(w, w->d_w, wit, nv, msg, msglen))) goto fail;
+    /* the witness's stage (FULL, PART, UNSTAGED: see choose_stage): what
+     * the budget admits crosses PCIe now, outside the kernel lock, while
+     * another worker's partition is being proved; the rest under the lock */
+    tier = choose_stage(w, k, nv * sizeof(cz_fr), &head);
+    t->stage = tier;
+    t->staged_bytes = head;
+    if ((e = stage_head(w, tier, head, wit, nv, msg, msglen))) goto fail;
     t->h2d_bytes = nv * sizeof(cz_fr);
 
     pthread_mutex_lock(&b->kernel_mu);
     locked = 1;
-    if (!staged) {
-        if (b->wshared_cap < nv * sizeof(cz_fr)) {
-            cz__vram_free(b->d_wshared);
-            b->d_wshared = NULL;
-            b->wshared_cap = 0;
-            CZ_CK(cz__vram_malloc(&b->d_wshared, nv * sizeof(cz_fr)));
-            b->wshared_cap = nv * sizeof(cz_fr);
-        }
-        if ((e = upload_witness(w, b->d_wshared, wit, nv, msg, msglen))) goto fail;
-        t->unstaged = 1;
-    }
+    if ((e = land_witness(w, tier, head, wit, nv, &dw, msg, msglen))) goto fail;
     if (!b->msm && (e = cz_cuda_msm_create(&b->msm, b->device, msg, msglen))) goto fail;
     if (!b->have_ev) {
         for (int i = 0; i < 8; i++) CZ_CK(cudaEventCreate(&b->ev[i]));
@@ -645,7 +810,6 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
     }
     {
         cz_fr *da = (cz_fr *)b->d_abc, *db = da + m, *dc = db + m;
-        const cz_fr *dw = (const cz_fr *)(staged ? w->d_w : b->d_wshared);
         CZ_CK(cudaStreamWaitEvent(st, w->up1, 0));
         CZ_CK(cudaEventRecord(b->ev[EV_START], st));
         if (!k->zkey) {
@@ -681,7 +845,8 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
         }
         CZ_CK(cudaEventSynchronize(b->ev[EV_B2]));
     }
-    t->upload_ms = elapsed(w->up0, w->up1);
+    publish_region(b, k);
+    t->upload_ms = elapsed(w->up0, w->up1) + (tier == CZ_STAGE_PART ? elapsed(w->pt0, w->pt1) : 0);
     t->spmv_ms = elapsed(b->ev[EV_START], b->ev[EV_SPMV]);
     t->ntt_ms = elapsed(b->ev[EV_SPMV], b->ev[EV_NTT]);
     t->msm_h_ms = elapsed(b->ev[EV_NTT], b->ev[EV_H]);

@@ -835,15 +835,21 @@ static void *prove_main(void *arg)
         /* msm_ms (all MSMs) stays for the readers of the first format; the
          * per-stage fields follow (msm_hl_ms = h + l, which the CPU runs as
          * one MSM, leaving msm_h_ms and msm_l_ms 0); cpu=1: a CUDA backend
-         * proved this partition on the CPU */
+         * proved this partition on the CPU; stage (CZ_STAGE_*: 1 staged,
+         * 2 partial, 3 unstaged) and staged_bytes: how the witness went to
+         * the device, when it did */
+        char stage[64] = "";
+        if (tm.stage)
+            snprintf(stage, sizeof stage, ",stage=%d,staged_bytes=%llu", tm.stage,
+                     (unsigned long long)tm.staged_bytes);
         timeline(e, "GPU_END", j,
                  "worker=%u,partition=%u,gpu_ms=%llu,spmv_ms=%.0f,ntt_ms=%.0f,msm_ms=%.0f,verify_ms=%.0f,"
                  "upload_ms=%.0f,msm_h_ms=%.0f,msm_l_ms=%.0f,msm_hl_ms=%.0f,msm_a_ms=%.0f,msm_b1_ms=%.0f,"
-                 "msm_b2_ms=%.0f,total_ms=%.0f%s%s",
+                 "msm_b2_ms=%.0f,total_ms=%.0f%s%s%s",
                  wi, p->idx, (unsigned long long)gpu_ms, tm.spmv_ms, tm.ntt_ms,
                  tm.msm_hl_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_b2_ms, verify_ms, tm.upload_ms, tm.msm_h_ms,
                  tm.msm_l_ms, tm.msm_hl_ms, tm.msm_a_ms, tm.msm_b1_ms, tm.msm_b2_ms, tm.total_ms,
-                 tm.on_cpu ? ",cpu=1" : "", ok ? "" : ",error=1");
+                 stage, tm.on_cpu ? ",cpu=1" : "", ok ? "" : ",error=1");
 
         pthread_mutex_lock(&e->mu);
         e->wst[wi].current_job[0] = 0;

@@ -57,14 +57,30 @@ typedef struct {
      * msm_l_ms too, and msm_hl_ms is their sum. upload_ms and h2d_bytes: the
      * witness's trip to the device (0 on the CPU). on_cpu: 1 when a CUDA
      * backend proved this partition on the CPU (it did not fit, or a CUDA
-     * error); unstaged: 1 when its witness could not be given a device
-     * buffer of its own ahead of the kernels, and crossed under the
-     * device's kernel lock (docs/GPU_PROVER.md) */
+     * error); stage: how the witness went to the device (CZ_STAGE_*, 0 on
+     * the CPU), staged_bytes: how much of it crossed ahead of the kernels,
+     * outside the device's kernel lock (docs/GPU_PROVER.md) */
     double spmv_ms, ntt_ms, msm_hl_ms, msm_a_ms, msm_b1_ms, msm_b2_ms, total_ms;
     double upload_ms, msm_h_ms, msm_l_ms;
-    uint64_t h2d_bytes;
-    int on_cpu, unstaged;
+    uint64_t h2d_bytes, staged_bytes;
+    int on_cpu, stage;
 } cz_groth16_timings;
+
+/* the witness's way to the device, chosen per partition from the budget:
+ * FULL, all of it staged in the worker's own device buffer; PART, its first
+ * staged_bytes there and the rest copied under the kernel lock; UNSTAGED,
+ * all of it copied under the lock (NONE: not proved on a device) */
+enum { CZ_STAGE_NONE = 0, CZ_STAGE_FULL = 1, CZ_STAGE_PART = 2, CZ_STAGE_UNSTAGED = 3 };
+
+static inline const char *cz_groth16_stage_name(int stage)
+{
+    switch (stage) {
+    case CZ_STAGE_FULL: return "staged";
+    case CZ_STAGE_PART: return "partial";
+    case CZ_STAGE_UNSTAGED: return "unstaged";
+    default: return "-";
+    }
+}
 
 /* Checks that pk fits cs (every query length), then proves with the full
  * assignment w (n_vars entries, Montgomery, w[0] = 1) and the randomness r, s.

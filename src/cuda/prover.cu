@@ -28,12 +28,17 @@
  *
  * VRAM lifecycle of one partition:
  *   resident (per key, from load to unload): the five query arrays (or the
- *       zkey's), the CSR matrices, two density bitmaps, the NTT tables;
+ *       zkey's), the CSR matrices, two density bitmaps, the NTT tables, and
+ *       the circuit's bit map with its prefix counts when it has one;
  *   per worker (kept between partitions, grown when a larger circuit comes):
  *       the witness d_w (n_vars values), admitted by the budget: when it
  *       fits the partition is staged (its upload runs outside the lock);
  *       when it does not, unstaged: the witness goes, under the lock, into
- *       the one buffer the device keeps for that (d_wshared);
+ *       the one buffer the device keeps for that (d_wshared); a compact
+ *       witness (bits as bits, src/backend/wbits.h) crosses into the
+ *       worker's d_wc instead and is expanded into d_w (or d_wshared) on
+ *       the upload stream (witness_bits.cu), with the key's resident bit
+ *       map, before the compute stream's wait on up1;
  *   per device, under the kernel lock (kept, grown): a, b, c (3 x domain)
  *       and the MSM scratch (its context's two buffers);
  *   host side per worker: a pinned witness buffer (cz_be_worker_buffer)
@@ -61,6 +66,7 @@ extern "C" { /* the C layers below, with C linkage */
 #include "cuda/cz_cuda_prover.h"
 #include "cuda/cz_cuda_spmv.h"
 #include "cuda/cz_cuda_vram.h"
+#include "cuda/cz_cuda_wbits.h"
 #include "cuda/prover_impl.h"
 
 #define STAGE_BYTES ((size_t)32 << 20) /* each of the two pinned staging buffers */
@@ -109,6 +115,9 @@ struct dev_key {
     uint64_t n_vars, n_inputs, n_constraints;
     size_t m;                /* domain size */
     uint64_t bytes;
+    /* the circuit's bit map (compact witnesses), resident; NULL without */
+    uint64_t *d_bmask, *d_brank;
+    uint64_t b_fields, b_len; /* its field count, a compact witness's Fr */
 };
 
 struct dev_worker {
@@ -117,6 +126,8 @@ struct dev_worker {
     cudaEvent_t up0, up1;
     void *d_w;
     size_t w_cap;
+    void *d_wc;    /* a compact witness, before expansion into d_w */
+    size_t wc_cap;
     cz_fr *pinned;
     size_t pinned_n;
     void *stage[2];
@@ -202,6 +213,8 @@ static void key_free(dev_backend *b, dev_key *k)
     free(k->h_bits);
     if (k->spmv) cz_cuda_spmv_destroy(k->spmv);
     if (k->dom) cz_cuda_ntt_domain_destroy(k->dom);
+    cz__vram_free(k->d_bmask);
+    cz__vram_free(k->d_brank);
     cudaGetLastError();
     free(k);
 }
@@ -234,6 +247,22 @@ static void set_q(base_set *q, const void *dev, const void *host, size_t n, int 
     q->host = host;
     q->n = n;
     q->g2 = g2;
+}
+
+/* the circuit's bit map to the device, for compact witnesses */
+static cz_err load_bits(dev_key *k, const cz_wbits_map *bm, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    if (bm->n_vars != k->n_vars)
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "bit map of %llu variables for a circuit of %llu",
+                       (unsigned long long)bm->n_vars, (unsigned long long)k->n_vars);
+    CZ_CK(cz__vram_upload(&k->d_bmask, (const uint64_t *)bm->mask, bm->words * 8));
+    CZ_CK(cz__vram_upload(&k->d_brank, (const uint64_t *)bm->rank, (bm->words + 1) * 8));
+    k->b_fields = bm->n_fields;
+    k->b_len = cz_wbits_len(bm);
+    k->bytes += (2 * bm->words + 1) * 8;
+fail:
+    return e;
 }
 
 /* one attempt: the whole key resident (streamed = 0) or all but the bases */
@@ -347,6 +376,7 @@ static cz_err load_once(dev_backend *b, const cz_be_circuit *c, int streamed, de
             if (cz_mapguard_check(mapped[i], msg, msglen)) { e = CZ_ERR_IO; goto fail; }
     }
     k->bytes += 2 * k->m * sizeof(cz_fr); /* NTT tables, about */
+    if (c->bits && (e = load_bits(k, c->bits, msg, msglen))) goto fail;
     *out = k;
     return CZ_OK;
 fail:
@@ -426,6 +456,7 @@ void cz__cuda_prover_worker_destroy(void *wp)
     cudaSetDevice(w->b->device);
     if (w->up) cudaStreamSynchronize(w->up);
     cz__vram_free(w->d_w);
+    cz__vram_free(w->d_wc);
     if (w->pinned) cudaFreeHost(w->pinned);
     for (int i = 0; i < 2; i++) {
         if (w->stage[i]) cudaFreeHost(w->stage[i]);
@@ -495,6 +526,35 @@ static cz_err upload_witness(dev_worker *w, void *dst, const cz_fr *wit, size_t 
     CZ_CK(cudaEventRecord(w->up1, w->up));
 fail:
     if (stage_on) b->host_stage(b->host_stage_ctx, 0);
+    return e;
+}
+
+/* the witness of a partition into dst (n_vars Fr) on the upload stream,
+ * up1 recorded when it is there: the full witness wit as it is, or the
+ * compact one (compact, k->b_len Fr) into the worker's d_wc and expanded
+ * from there into dst by the device (witness_bits.cu). *bytes: what crossed
+ * PCIe. */
+static cz_err stage_witness(dev_worker *w, const dev_key *k, void *dst, const cz_fr *wit, const cz_fr *compact,
+                            uint64_t *bytes, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    if (!compact) {
+        *bytes = k->n_vars * sizeof(cz_fr);
+        return upload_witness(w, dst, wit, k->n_vars, msg, msglen);
+    }
+    *bytes = k->b_len * sizeof(cz_fr);
+    if (w->wc_cap < k->b_len * sizeof(cz_fr)) {
+        cz__vram_free(w->d_wc);
+        w->d_wc = NULL;
+        w->wc_cap = 0;
+        CZ_CK(cz__vram_malloc(&w->d_wc, k->b_len * sizeof(cz_fr)));
+        w->wc_cap = k->b_len * sizeof(cz_fr);
+    }
+    if ((e = upload_witness(w, w->d_wc, compact, k->b_len, msg, msglen))) goto fail;
+    if ((e = cz_cuda_wbits_expand(dst, k->d_bmask, k->d_brank, w->d_wc, k->n_vars, k->b_fields, w->up, msg, msglen)))
+        goto fail;
+    CZ_CK(cudaEventRecord(w->up1, w->up)); /* upload_ms includes the expansion */
+fail:
     return e;
 }
 
@@ -585,8 +645,9 @@ static float elapsed(cudaEvent_t a, cudaEvent_t b)
     return ms;
 }
 
-cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr *r, const cz_fr *s,
-                             cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
+/* wit: the full witness, or NULL and compact: the compact one */
+static cz_err prove_one(void *wp, void *keyp, const cz_fr *wit, const cz_fr *compact, const cz_fr *r,
+                        const cz_fr *s, cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
 {
     dev_worker *w = (dev_worker *)wp;
     dev_key *k = (dev_key *)keyp;
@@ -599,7 +660,8 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
     cz_g2_jac b2_acc;
     size_t m = k->m, nv = k->n_vars, ni = k->n_inputs;
     memset(t, 0, sizeof *t);
-    if (!cz_fr_is_one(&wit[0])) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "witness[0] must be 1");
+    if (!cz_fr_is_one(compact ? &compact[0] : &wit[0]))
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "witness[0] must be 1");
     CZ_CK(cudaSetDevice(b->device));
 
     /* Staged (the worker's own witness buffer fits the budget): the witness
@@ -614,8 +676,7 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
         else cudaGetLastError();
     }
     staged = w->d_w != NULL;
-    if (staged && (e = upload_witness(w, w->d_w, wit, nv, msg, msglen))) goto fail;
-    t->h2d_bytes = nv * sizeof(cz_fr);
+    if (staged && (e = stage_witness(w, k, w->d_w, wit, compact, &t->h2d_bytes, msg, msglen))) goto fail;
 
     pthread_mutex_lock(&b->kernel_mu);
     locked = 1;
@@ -627,7 +688,7 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
             CZ_CK(cz__vram_malloc(&b->d_wshared, nv * sizeof(cz_fr)));
             b->wshared_cap = nv * sizeof(cz_fr);
         }
-        if ((e = upload_witness(w, b->d_wshared, wit, nv, msg, msglen))) goto fail;
+        if ((e = stage_witness(w, k, b->d_wshared, wit, compact, &t->h2d_bytes, msg, msglen))) goto fail;
         t->unstaged = 1;
     }
     if (!b->msm && (e = cz_cuda_msm_create(&b->msm, b->device, msg, msglen))) goto fail;
@@ -703,6 +764,9 @@ fail:
     cz__vram_free(w->d_w);
     w->d_w = NULL;
     w->w_cap = 0;
+    cz__vram_free(w->d_wc);
+    w->d_wc = NULL;
+    w->wc_cap = 0;
     if (!locked) {
         pthread_mutex_lock(&b->kernel_mu);
         locked = 1;
@@ -713,4 +777,21 @@ fail:
     cudaGetLastError();
     t->total_ms = cz_now_ms() - t0;
     return e;
+}
+
+cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr *r, const cz_fr *s,
+                             cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
+{
+    return prove_one(wp, keyp, wit, NULL, r, s, out, t, msg, msglen);
+}
+
+cz_err cz__cuda_prover_prove_bits(void *wp, void *keyp, const cz_fr *compact, const cz_fr *r, const cz_fr *s,
+                                  cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
+{
+    const dev_key *k = (const dev_key *)keyp;
+    if (!k->d_bmask) {
+        memset(t, 0, sizeof *t);
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "backend cuda: the key was loaded without a bit map");
+    }
+    return prove_one(wp, keyp, NULL, compact, r, s, out, t, msg, msglen);
 }

@@ -13,6 +13,10 @@
  *            variable is a bit in each; cz_synth_witness_compact writes the
  *            very compact form pack makes of cz_synth_witness's witness;
  *            the map of another size is refused;
+ *   gadgets: a recording's boolean mask (cz_cs_finish_record) gives the
+ *            map (cz_wbits_map_from_aux), and the gadget layer's compact
+ *            mode writes the very bytes pack makes, given the parts of a
+ *            compact witness as its buffers;
  *   backend: on the CPU backend cz_be_prove_bits gives the bytes of
  *            cz_be_prove for the same witness and r, s (the proof
  *            verifies), and refuses a key loaded without a bit map.
@@ -23,6 +27,7 @@
 #include "testutil.h"
 #include "backend/backend.h"
 #include "backend/wbits.h"
+#include "circuits/cs.h"
 #include "circuits/synth.h"
 #include "formats/proof.h"
 #include "groth16/groth16.h"
@@ -202,6 +207,60 @@ out:
     cz_r1cs_free(&cs);
 }
 
+/* the gadget layer: a recording's boolean mask makes the map, and the
+ * compact mode (cz_cs_init_compact) writes this very format when its
+ * buffers are the compact witness's parts */
+static void toy_circuit(cz_cs *cs, uint64_t seed)
+{
+    cz_rng r;
+    cz_rng_seed(&r, seed);
+    cz_fr v;
+    for (int i = 0; i < 2; i++) {
+        cz_fr_random(&v, &r);
+        cz_cs_alloc_input(cs, &v);
+    }
+    for (int j = 0; j < 300; j++) {
+        uint64_t x = cz_rng_u64(&r);
+        if (x % 5) {
+            cz_cs_alloc_bit(cs, (int)((x >> 8) & 1));
+        } else {
+            cz_fr_random(&v, &r);
+            cz_cs_alloc(cs, &v);
+        }
+    }
+}
+
+static void check_gadget_layer(void)
+{
+    char msg[256];
+    cz_cs cs;
+    cz_r1cs r1;
+    cz_fr *w = NULL;
+    uint64_t *aux_mask = NULL;
+    CHECK(cz_cs_init_record(&cs) == CZ_OK);
+    toy_circuit(&cs, 31);
+    uint64_t ni = cs.n_inputs, na = cs.n_aux;
+    CHECK(cz_cs_finish_record(&cs, &r1, &w, &aux_mask) == CZ_OK);
+    cz_wbits_map m;
+    cz_err e = cz_wbits_map_from_aux(&m, aux_mask, ni, na, msg, sizeof msg);
+    CHECK_MSG(e == CZ_OK, "gadget map: %s", msg);
+    if (!e) {
+        cz_fr *c = calloc(cz_wbits_len(&m), sizeof *c), *c2 = calloc(cz_wbits_len(&m), sizeof *c);
+        CHECK(cz_wbits_pack(c, &m, w, msg, sizeof msg) == CZ_OK);
+        cz_cs_init_compact(&cs, c2, ni, cz_wbits_bits(&m, c2), m.n_bits, c2 + ni, m.n_fields - ni);
+        toy_circuit(&cs, 31);
+        CHECK(cz_cs_status(&cs) == CZ_OK && cs.n_bits == m.n_bits);
+        CHECK_MSG(!memcmp(c, c2, cz_wbits_bytes(&m)), "the gadget layer's compact witness is not the packed one");
+        cz_cs_free(&cs);
+        free(c);
+        free(c2);
+        cz_wbits_map_free(&m);
+    }
+    free(w);
+    free(aux_mask);
+    cz_r1cs_free(&r1);
+}
+
 static void check_backend(cz_pool *pool)
 {
     char msg[600];
@@ -274,6 +333,7 @@ int main(void)
     uint64_t seed = cz_test_seed("test_wbits", 4242);
     cz_rng_seed(&rng, seed);
     check_maps();
+    check_gadget_layer();
     check_synth(100, seed);
     check_synth(5000, seed + 1);
     check_synth((1 << 16) - 4, seed + 2);

@@ -22,7 +22,10 @@
  *   bits    then ceil(n_bits / 64) 64-bit words, padded to whole Fr: bit k
  *           (bits[k / 64] >> k % 64) is the k-th marked variable's value;
  *           padding bits are 0.
- * Expanding it gives the full witness: a marked variable is 0 or Montgomery
+ * The gadget layer's compact mode (circuits/cs.h, cz_cs_init_compact)
+ * writes exactly this when given inputs = c, fields = c + n_inputs and
+ * bits = cz_wbits_bits(map, c), with the map from its recording's mask
+ * (cz_wbits_map_from_aux). Expanding it gives the full witness: a marked variable is 0 or Montgomery
  * one (R mod r), every other its Fr (cz_wbits_unpack on the host;
  * src/cuda/cz_cuda_wbits.h on the device, the same code).
  *

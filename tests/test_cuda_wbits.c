@@ -14,8 +14,10 @@
  * verifies, none falls back, and h2d_bytes is the compact size (the full
  * size for the full witness); an injected launch or allocation failure
  * during a compact proof makes that partition prove on the CPU (same
- * bytes) and the next one on the GPU. Without a device it prints a SKIP
- * line after the host checks. The seed is printed (CZ_TEST_SEED). */
+ * bytes) and the next one on the GPU, and a failed witness allocation
+ * proves it unstaged (the compact witness crossing under the lock).
+ * Without a device it prints a SKIP line after the host checks. The seed
+ * is printed (CZ_TEST_SEED). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,9 +219,13 @@ static void case_prove(uint64_t n, uint64_t seed, cz_pool *pool)
             }
             /* injected failures during a compact proof: that partition on
              * the CPU, the next on the GPU, all the same bytes */
-            int fell = 0;
-            for (int kind = 0; kind < 2; kind++)
-                for (long nth = 1; nth <= 3; nth++) {
+            /* a proof in steady state allocates nothing: an allocation
+             * injection right after a launch failure (which freed the
+             * scratch) hits the witness buffer, making the partition
+             * unstaged (its compact witness crosses under the lock) */
+            int fell = 0, unstaged = 0;
+            for (long nth = 1; nth <= 4; nth++)
+                for (int kind = 1; kind >= 0; kind--) {
                     long before = cz_cuda_injected();
                     cz_cuda_inject(kind ? 0 : nth, kind ? nth : 0);
                     cz_err e = cz_be_prove_bits(wg, kb, s.c, &r, &sr, &pp, &tp, msg, sizeof msg);
@@ -227,11 +233,13 @@ static void case_prove(uint64_t n, uint64_t seed, cz_pool *pool)
                     CHECK_MSG(e == CZ_OK && same_bytes(&pc, &pp), "%s: inject %s #%ld: %s", what,
                               kind ? "launch" : "alloc", nth, e ? msg : "the proof differs");
                     if (cz_cuda_injected() > before) fell += tp.on_cpu;
+                    unstaged += tp.unstaged;
                     e = cz_be_prove_bits(wg, kb, s.c, &r, &sr, &pp, &tp, msg, sizeof msg);
                     CHECK_MSG(e == CZ_OK && same_bytes(&pc, &pp) && !tp.on_cpu, "%s: after inject %s #%ld", what,
                               kind ? "launch" : "alloc", nth);
                 }
             CHECK_MSG(fell >= 1, "%s: no injected failure hit a compact proof", what);
+            CHECK_MSG(unstaged >= 1, "%s: no compact proof was unstaged after a failed witness allocation", what);
         }
         cz_be_release(cpu, kc);
         cz_be_release(gpu, kf);

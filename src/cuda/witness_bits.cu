@@ -9,7 +9,7 @@
  * Consecutive threads write consecutive Fr (two 16-byte stores each) and
  * read nearly consecutive fields, so the kernel moves about 32 bytes out
  * and at most 32 in per variable: a memory-bound copy (4.3 GB written at
- * 2^27, about 1.5 ms at HBM speed). The body (expand_one) is __host__
+ * 2^27, 1.2 to 2.4 ms at HBM copy speed). The body (expand_one) is __host__
  * __device__; cz_cuda_wbits_expand_host runs it in a plain loop.
  *
  * Errors: the launch is checked (cz__launch_check, which also serves the

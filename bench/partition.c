@@ -3,7 +3,7 @@
  *
  *   cuzk-bench partition --log2 K --count N [--backend cpu|cuda|auto]
  *                        [--device D] [--json FILE] [--seed S] [--threads T]
- *                        [--workers W] [--setup auto|cpu|gpu]
+ *                        [--workers W] [--setup auto|cpu|gpu] [--witness bits|full]
  *
  * Builds the Filecoin-shaped synthetic circuit of circuits/synth.h (the
  * shape `cuzk synth` makes) with 2^K minus the input rows constraints, so
@@ -17,6 +17,14 @@
  * same system (witness_seed = S * 1000003 + i + 1, made by
  * cz_synth_witness straight into the worker's buffer, cz_be_worker_buffer),
  * and verifies every proof (one that does not verify is exit 1).
+ *
+ * --witness bits (the default): the key is loaded with the circuit's bit map
+ * (cz_synth_bit_mask: the variables the generator makes as bits, bits in
+ * every witness) and each witness is made compact
+ * (cz_synth_witness_compact, src/backend/wbits.h: the non-bit variables as
+ * Fr, the bits one bit each) and proved with cz_be_prove_bits, so on CUDA
+ * only the compact form crosses PCIe and the device expands it; --witness
+ * full makes and sends the full Fr witness as before.
  *
  * The table (and, with --json, the JSON) has per partition: the prove wall
  * time (the cz_be_prove call), the time to make the witness, the backend's
@@ -119,7 +127,8 @@ static int usage_err(const char *fmt, const char *arg)
     fprintf(stderr, "%s: ", CMD);
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nusage: %s --log2 K --count N [--backend cpu|cuda|auto] [--device D] [--json FILE]\n"
-                    "       [--seed S] [--threads T] [--workers W] [--setup auto|cpu|gpu]   (K %d..%d, N 1..%d)\n",
+                    "       [--seed S] [--threads T] [--workers W] [--setup auto|cpu|gpu] [--witness bits|full]\n"
+                    "       (K %d..%d, N 1..%d)\n",
             CMD, MIN_LOG2, MAX_LOG2, MAX_COUNT);
     return 2;
 }
@@ -141,7 +150,8 @@ typedef struct {
     int log2;
     uint64_t count, seed, n_constraints, n_vars;
     unsigned threads, workers;
-    const char *setup_kind;
+    const char *setup_kind, *witness;
+    uint64_t n_bits, witness_bytes; /* bit variables; bytes of one witness as made */
     double synth_ms, setup_ms, load_ms, loop_ms, busy_pct, device_busy_pct, steady_busy_pct;
     uint64_t key_dev_bytes, h2d_median, rss, rss_loop;
     cz_be_stats st;
@@ -165,6 +175,9 @@ static int write_json(const summary *s, const row *rows, const double *med)
     fprintf(f, "  \"workers\": %u,\n  \"setup\": \"%s-insecure\",\n  \"synthesis_ms\": %.3f,\n  \"setup_ms\": %.3f,\n"
                "  \"load_ms\": %.3f,\n  \"key_device_bytes\": %llu,\n",
             s->workers, s->setup_kind, s->synth_ms, s->setup_ms, s->load_ms, (unsigned long long)s->key_dev_bytes);
+    fprintf(f, "  \"witness\": \"%s\",\n  \"bit_vars\": %llu,\n  \"witness_bytes\": %llu,\n  \"full_witness_bytes\": %llu,\n",
+            s->witness, (unsigned long long)s->n_bits, (unsigned long long)s->witness_bytes,
+            (unsigned long long)(s->n_vars * sizeof(cz_fr)));
     fprintf(f, "  \"loop_wall_ms\": %.3f,\n  \"busy_pct\": %.2f,\n  \"device_busy_pct\": %.2f,\n"
                "  \"device_busy_fed_pct\": %.2f,\n  \"h2d_bytes_per_partition\": %llu,\n",
             s->loop_ms, s->busy_pct, s->device_busy_pct, s->steady_busy_pct, (unsigned long long)s->h2d_median);
@@ -192,6 +205,7 @@ typedef struct {
     cz_be *be;
     cz_be_key *key;
     const cz_groth16_pvk *pvk;
+    const cz_wbits_map *map; /* --witness bits: compact witnesses */
     cz_synth_params sp;
     row *rows;
     uint64_t count, n_vars, seed, next;
@@ -245,14 +259,17 @@ static void *loop_main(void *arg)
         snprintf(what, sizeof what, "partition %llu", (unsigned long long)i);
         row *r = &L->rows[i];
         double t0 = cz_now_ms();
-        cz_fr *buf = cz_be_worker_buffer(bw, L->n_vars);
+        const cz_wbits_map *map = L->map;
+        cz_fr *buf = cz_be_worker_buffer(bw, map ? cz_wbits_len(map) : L->n_vars);
         if (!buf) {
             loop_fail(L, what, "out of memory for the witness buffer");
             break;
         }
         sp.witness_seed = L->seed * 1000003u + i + 1;
         if (!sp.witness_seed) sp.witness_seed = 1;
-        if (cz_synth_witness(buf, L->n_vars, &sp, msg, sizeof msg)) {
+        if (map ? cz_synth_witness_compact(buf, map->n_fields, cz_wbits_bits(map, buf), map->n_bits, &sp, msg,
+                                           sizeof msg)
+                : cz_synth_witness(buf, L->n_vars, &sp, msg, sizeof msg)) {
             loop_fail(L, what, msg);
             break;
         }
@@ -263,12 +280,13 @@ static void *loop_main(void *arg)
         cz_fr_random(&rr, &rng);
         cz_fr_random(&ss, &rng);
         cz_groth16_proof proof;
-        if (cz_be_prove(bw, L->key, buf, &rr, &ss, &proof, &r->t, msg, sizeof msg)) {
+        if (map ? cz_be_prove_bits(bw, L->key, buf, &rr, &ss, &proof, &r->t, msg, sizeof msg)
+                : cz_be_prove(bw, L->key, buf, &rr, &ss, &proof, &r->t, msg, sizeof msg)) {
             loop_fail(L, what, msg);
             break;
         }
         double t2 = cz_now_ms();
-        int ok = cz_groth16_verify(L->pvk, &proof, buf + 1, N_PUBLIC);
+        int ok = cz_groth16_verify(L->pvk, &proof, buf + 1, N_PUBLIC); /* compact: inputs first too */
         double t3 = cz_now_ms();
         r->witness_ms = t1 - t0;
         r->wall_ms = t2 - t1;
@@ -291,15 +309,16 @@ static void *loop_main(void *arg)
 int cz_bench_partition_main(int argc, char **argv)
 {
     const char *o_log2 = NULL, *o_count = NULL, *o_backend = "auto", *o_device = NULL, *o_json = NULL,
-               *o_seed = NULL, *o_threads = NULL, *o_workers = NULL, *o_setup = "auto";
+               *o_seed = NULL, *o_threads = NULL, *o_workers = NULL, *o_setup = "auto", *o_witness = "bits";
     struct { const char *name; const char **val; } opts[] = {
         {"--log2", &o_log2}, {"--count", &o_count}, {"--backend", &o_backend}, {"--device", &o_device},
         {"--json", &o_json}, {"--seed", &o_seed},   {"--threads", &o_threads},
-        {"--workers", &o_workers}, {"--setup", &o_setup}};
+        {"--workers", &o_workers}, {"--setup", &o_setup}, {"--witness", &o_witness}};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             printf("usage: %s --log2 K --count N [--backend cpu|cuda|auto] [--device D] [--json FILE]\n"
-                   "       [--seed S] [--threads T] [--workers W] [--setup auto|cpu|gpu]   (K %d..%d, N 1..%d)\n",
+                   "       [--seed S] [--threads T] [--workers W] [--setup auto|cpu|gpu] [--witness bits|full]\n"
+                   "       (K %d..%d, N 1..%d)\n",
                    CMD, MIN_LOG2, MAX_LOG2, MAX_COUNT);
             return 0;
         }
@@ -328,6 +347,9 @@ int cz_bench_partition_main(int argc, char **argv)
     if (strcmp(o_setup, "auto") && strcmp(o_setup, "cpu") && strcmp(o_setup, "gpu"))
         return usage_err("bad --setup '%s' (auto, cpu or gpu)", o_setup);
     S.setup_kind = o_setup;
+    if (strcmp(o_witness, "bits") && strcmp(o_witness, "full"))
+        return usage_err("bad --witness '%s' (bits or full)", o_witness);
+    S.witness = o_witness;
 
     char msg[600];
     cz_backend_opts bo = {.device = (int)device, .threads = S.threads};
@@ -342,6 +364,8 @@ int cz_bench_partition_main(int argc, char **argv)
     cz_fr *w0 = NULL;
     cz_groth16_pk pk = {0};
     cz_groth16_pvk pvk = {0};
+    cz_wbits_map map = {0};
+    uint64_t *mask = NULL;
     row *rows = NULL;
     if (cz_be_open(&be, &bo, msg, sizeof msg)) {
         fprintf(stderr, "%s: %s\n", CMD, msg);
@@ -381,6 +405,26 @@ int cz_bench_partition_main(int argc, char **argv)
     if (cz_groth16_domain_log(&cs) != S.log2) {
         fprintf(stderr, "%s: internal: the domain is 2^%d, not 2^%d\n", CMD, cz_groth16_domain_log(&cs), S.log2);
         goto out;
+    }
+    S.witness_bytes = cs.n_vars * sizeof(cz_fr);
+    if (!strcmp(S.witness, "bits")) { /* the circuit's bit map, once */
+        mask = malloc((cs.n_vars + 63) / 64 * sizeof *mask + 8);
+        if (!mask) {
+            fprintf(stderr, "%s: out of memory\n", CMD);
+            goto out;
+        }
+        cz_synth_params mp = sp;
+        mp.progress = NULL;
+        if (cz_synth_bit_mask(mask, cs.n_vars, &mp, msg, sizeof msg) ||
+            cz_wbits_map_init(&map, mask, cs.n_vars, cs.n_inputs, msg, sizeof msg)) {
+            fprintf(stderr, "%s: bit map: %s\n", CMD, msg);
+            goto out;
+        }
+        S.n_bits = map.n_bits;
+        S.witness_bytes = cz_wbits_bytes(&map);
+        fprintf(stderr, "%s: witness as bits: %llu of %llu variables are bits; %llu bytes a witness instead of %llu\n",
+                CMD, (unsigned long long)map.n_bits, (unsigned long long)cs.n_vars,
+                (unsigned long long)S.witness_bytes, (unsigned long long)(cs.n_vars * sizeof(cz_fr)));
     }
 
     /* the key: on the GPU for a CUDA backend (made in device memory and
@@ -431,7 +475,7 @@ int cz_bench_partition_main(int argc, char **argv)
 
     fprintf(stderr, "%s: loading the key into %s\n", CMD, S.backend_name);
     t = cz_now_ms();
-    cz_be_circuit bc = {.pk = &pk, .cs = &cs};
+    cz_be_circuit bc = {.pk = &pk, .cs = &cs, .bits = map.mask ? &map : NULL};
 #if CZ_HAVE_CUDA
     if (gpu_setup) bc.dev_pk = &dpk;
 #endif
@@ -445,7 +489,7 @@ int cz_bench_partition_main(int argc, char **argv)
     /* the partitions, back to back, on S.workers threads (each its own
      * backend worker): while one proves, the next makes its witness and
      * sends it to the device */
-    loop_ctx L = {.be = be, .key = key, .pvk = &pvk, .sp = sp, .rows = rows, .count = S.count, .n_vars = cs.n_vars,
+    loop_ctx L = {.be = be, .key = key, .pvk = &pvk, .map = map.mask ? &map : NULL, .sp = sp, .rows = rows, .count = S.count, .n_vars = cs.n_vars,
                   .seed = S.seed};
     pthread_mutex_init(&L.mu, NULL);
     pthread_cond_init(&L.cv, NULL);
@@ -541,9 +585,12 @@ int cz_bench_partition_main(int argc, char **argv)
     printf("device busy:        %.1f %% (sum of spmv, ntt and msm stages over the loop wall)\n", S.device_busy_pct);
     printf("device busy, fed:   %.1f %% (the same from the first witness ready to the end)\n", S.steady_busy_pct);
     printf("host->device:       %llu bytes per partition (median)\n", (unsigned long long)S.h2d_median);
+    printf("witness:            %s, %llu bytes (full %llu; %llu of %llu variables bits)\n", S.witness,
+           (unsigned long long)S.witness_bytes, (unsigned long long)(S.n_vars * sizeof(cz_fr)),
+           (unsigned long long)S.n_bits, (unsigned long long)S.n_vars);
     printf("peak host RSS:      %.1f MiB (while proving: %.1f MiB, %u witness buffers of %.1f MiB in it)\n",
            (double)S.rss / (1 << 20), (double)S.rss_loop / (1 << 20), S.workers,
-           (double)S.n_vars * sizeof(cz_fr) / (1 << 20));
+           (double)S.witness_bytes / (1 << 20));
     printf("VRAM peak:          %.1f MiB (budget %.1f MiB)\n", (double)S.st.vram_peak / (1 << 20),
            (double)S.st.vram_budget / (1 << 20));
     printf("CPU fallbacks:      %llu\n", (unsigned long long)S.st.cpu_fallbacks);
@@ -566,6 +613,8 @@ out:
 #endif
     cz_groth16_pvk_free(&pvk);
     cz_groth16_pk_free(&pk);
+    cz_wbits_map_free(&map);
+    free(mask);
     cz_r1cs_free(&cs);
     free(w0);
     free(rows);

@@ -3,7 +3,8 @@
 # the 2^10 synthetic circuit; the table has every stage column, one row per
 # partition and the medians, the summary lines are there, every proof
 # verified; the JSON parses and holds the same facts (positive times that
-# add up, 3 partitions, 3 verified); bad arguments are clear errors with
+# add up, 3 partitions, 3 verified; the witness sent as bits, smaller than
+# the full one, and --witness full sends the full one); bad arguments are clear errors with
 # exit 2, and a cuda backend that cannot open is one too.
 set -u
 CUZK_BENCH=${CUZK_BENCH:-build/bin/cuzk-bench}
@@ -28,7 +29,7 @@ done
 for r in 0 1 2 median; do grep -q "^$r " "$T/table" || bad "table lacks row $r"; done
 grep -q "^3 " "$T/table" && bad "table has a fourth partition"
 for l in "synthesis:" "setup:" "load into backend:" "loop wall:" "busy:" "host->device:" "peak host RSS:" \
-         "VRAM peak:" "CPU fallbacks:" "verified:           3 of 3 proofs"; do
+         "VRAM peak:" "CPU fallbacks:" "verified:           3 of 3 proofs" "witness:            bits, "; do
     grep -qF "$l" "$T/table" || bad "summary lacks '$l'"
 done
 grep -q "partition 3/3" "$T/err" || bad "no progress lines on stderr"
@@ -62,6 +63,9 @@ dev = sum(sum(p[s] for s in stages if s not in ("upload_ms", "msm_h_ms", "msm_l_
 assert abs(dev / d["loop_wall_ms"] * 100 - d["device_busy_pct"]) < 0.1, d["device_busy_pct"]
 assert d["device_busy_pct"] <= d["device_busy_fed_pct"] <= 100, d["device_busy_fed_pct"]
 assert d["workers"] == 1 and d["setup"] == "cpu-insecure", d
+# bits as bits by default: the compact witness is smaller than the full one
+assert d["witness"] == "bits" and 0 < d["bit_vars"] < d["n_vars"], d
+assert 0 < d["witness_bytes"] < d["full_witness_bytes"] == d["n_vars"] * 32, d
 med = d["median"]
 for k in ["wall_ms", "total_ms"] + stages:
     assert med[k] == sorted(p[k] for p in parts)[1], k
@@ -80,6 +84,16 @@ expect_rc 2 "--workers 0" "$CUZK_BENCH" partition --log2 10 --count 1 --workers 
 grep -q "bad --workers '0'" "$T/err" || bad "--workers 0: $(cat "$T/err")"
 expect_rc 2 "--setup x" "$CUZK_BENCH" partition --log2 10 --count 1 --setup x
 grep -q "bad --setup 'x'" "$T/err" || bad "--setup x: $(cat "$T/err")"
+
+# --witness full: the full Fr witness, the same proofs verified
+expect_rc 0 "partition K=9 N=2 --witness full" "$CUZK_BENCH" partition --log2 9 --count 2 --backend cpu --threads 1 \
+    --witness full --json "$T/f.json"
+grep -qF "verified:           2 of 2 proofs" "$T/out" || bad "--witness full: not 2 of 2 verified"
+grep -q "^witness: *full" "$T/out" || bad "--witness full: no witness line"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["witness"] == "full" and d["bit_vars"] == 0 and \
+    d["witness_bytes"] == d["full_witness_bytes"] == d["n_vars"] * 32, d' "$T/f.json" || bad "--witness full: JSON"
+expect_rc 2 "--witness x" "$CUZK_BENCH" partition --log2 10 --count 1 --witness x
+grep -q "bad --witness 'x'" "$T/err" || bad "--witness x: $(cat "$T/err")"
 
 # bad arguments: a message naming the problem, exit 2
 expect_rc 2 "no --log2" "$CUZK_BENCH" partition --count 3

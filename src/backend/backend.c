@@ -47,6 +47,8 @@ struct cz_be_worker {
     void *dev;
     cz_fr *buf;
     size_t buf_n;
+    cz_fr *full; /* a compact witness expanded on the host (CPU proving) */
+    size_t full_n;
 };
 
 cz_err cz_backend_parse(const char *s, cz_backend_kind *out, char *msg, size_t msglen)
@@ -134,7 +136,7 @@ const char *cz_be_name(const cz_be *b) { return b->name; }
 
 static int same_circuit(const cz_be_circuit *a, const cz_be_circuit *b)
 {
-    return a->pk == b->pk && a->cs == b->cs && a->zpk == b->zpk && a->dev_pk == b->dev_pk;
+    return a->pk == b->pk && a->cs == b->cs && a->zpk == b->zpk && a->dev_pk == b->dev_pk && a->bits == b->bits;
 }
 
 static int host_key(const cz_be_circuit *c)
@@ -150,6 +152,12 @@ cz_err cz_be_load(cz_be *b, const cz_be_circuit *c, cz_be_key **out, char *msg, 
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "backend: a circuit is pk + cs, or zpk");
     if (c->dev_pk && (b->kind != CZ_BACKEND_CUDA || c->zpk))
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "backend: a device-resident key needs the cuda backend");
+    if (c->bits) {
+        uint64_t nv = c->zpk ? c->zpk->n_vars : c->cs->n_vars;
+        if (c->bits->n_vars != nv)
+            return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "backend: the bit map covers %llu variables, the circuit has %llu",
+                           (unsigned long long)c->bits->n_vars, (unsigned long long)nv);
+    }
     pthread_mutex_lock(&b->load_mu);
     pthread_mutex_lock(&b->mu);
     for (cz_be_key *k = b->keys; k; k = k->next)
@@ -239,6 +247,7 @@ void cz_be_worker_destroy(cz_be_worker *w)
     if (w->dev) w->b->ops->worker_destroy(w->dev);
     if (w->pool) cz_pool_destroy(w->pool);
     cz_big_free(w->buf);
+    cz_big_free(w->full);
     free(w);
 }
 
@@ -293,6 +302,58 @@ cz_err cz_be_prove(cz_be_worker *w, cz_be_key *k, const cz_fr *wit, const cz_fr 
         e = prove_cpu(w, &k->c, wit, r, s, out, &tm, msg, msglen);
         tm.on_cpu = b->ops != NULL;
         fell_back = b->ops != NULL;
+    }
+    if (!e) {
+        pthread_mutex_lock(&b->mu);
+        b->proofs++;
+        b->fallbacks += (uint64_t)fell_back;
+        pthread_mutex_unlock(&b->mu);
+    }
+    if (t) *t = tm;
+    return e;
+}
+
+/* the full witness of compact c in the worker's host scratch; NULL when
+ * out of memory */
+static const cz_fr *expand_host(cz_be_worker *w, const cz_wbits_map *m, const cz_fr *c)
+{
+    if (m->n_vars > w->full_n || !w->full) {
+        cz_big_free(w->full);
+        w->full_n = 0;
+        if (!(w->full = cz_big_array(m->n_vars ? m->n_vars : 1, sizeof(cz_fr)))) return NULL;
+        w->full_n = m->n_vars;
+    }
+    cz_wbits_unpack(w->full, m, c);
+    return w->full;
+}
+
+cz_err cz_be_prove_bits(cz_be_worker *w, cz_be_key *k, const cz_fr *compact, const cz_fr *r, const cz_fr *s,
+                        cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
+{
+    cz_be *b = w->b;
+    const cz_wbits_map *m = k->c.bits;
+    if (!m) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "backend: a compact witness needs a circuit with a bit map");
+    if (!k->dev || !b->ops->prove_bits) {
+        /* the CPU (or a device backend without the expansion) proves the
+         * full witness */
+        const cz_fr *full = expand_host(w, m, compact);
+        if (!full) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory expanding the compact witness");
+        return cz_be_prove(w, k, full, r, s, out, t, msg, msglen);
+    }
+    cz_groth16_timings tm = {0};
+    char dm[512];
+    int fell_back = 0;
+    cz_err e = b->ops->prove_bits(w->dev, k->dev, compact, r, s, out, &tm, dm, sizeof dm);
+    if ((e == CZ_ERR_NOMEM || e == CZ_ERR_DEVICE) && host_key(&k->c)) {
+        if (!b->o.quiet) fprintf(stderr, "cuzk: warning: %s: %s; proving this partition on the CPU\n", b->name, dm);
+        memset(&tm, 0, sizeof tm);
+        const cz_fr *full = expand_host(w, m, compact);
+        e = full ? prove_cpu(w, &k->c, full, r, s, out, &tm, msg, msglen)
+                 : cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory expanding the compact witness");
+        tm.on_cpu = 1;
+        fell_back = 1;
+    } else if (e) {
+        cz_fail(e, msg, msglen, "%s", dm);
     }
     if (!e) {
         pthread_mutex_lock(&b->mu);

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/wbits.h"
 #include "groth16/groth16.h"
 #include "r1cs/r1cs.h"
 #include "util/err.h"
@@ -88,6 +89,12 @@ typedef struct {
      * giving its vk (pk's query arrays may then be NULL: no CPU fallback);
      * the caller frees it after the last release */
     const void *dev_pk;
+    /* the circuit's bit map (wbits.h), or NULL: variables that are 0 or 1
+     * in every witness of the circuit, as the circuit itself says (its
+     * recording or generator, never guessed from a witness). With it the
+     * key also takes compact witnesses (cz_be_prove_bits); a CUDA key keeps
+     * the map in device memory with the rest. Kept alive by the caller. */
+    const cz_wbits_map *bits;
 } cz_be_circuit;
 
 /* loads c (a no-op with one more reference if the same c is loaded) */
@@ -115,6 +122,16 @@ cz_fr *cz_be_worker_buffer(cz_be_worker *w, size_t n);
  * gets the per-stage times. */
 cz_err cz_be_prove(cz_be_worker *w, cz_be_key *k, const cz_fr *wit, const cz_fr *r, const cz_fr *s,
                    cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen);
+
+/* the same with the witness in compact form (wbits.h): compact holds
+ * cz_wbits_len(map) Fr in the layout of the key's bit map (the circuit's
+ * `bits`; CZ_ERR_INVALID_ARG when it has none), best in the worker's buffer
+ * (cz_be_worker_buffer(w, cz_wbits_len(map))). On CUDA only the compact
+ * form crosses PCIe and the device expands it (t->h2d_bytes says so); the
+ * CPU, and a CUDA backend's CPU fallback, expand it on the host. The proof
+ * is the same bytes as cz_be_prove's of the full witness. */
+cz_err cz_be_prove_bits(cz_be_worker *w, cz_be_key *k, const cz_fr *compact, const cz_fr *r, const cz_fr *s,
+                        cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen);
 
 typedef struct {
     uint64_t proofs, cpu_fallbacks; /* proofs made; of them, proved on the CPU by a CUDA backend */

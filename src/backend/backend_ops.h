@@ -34,6 +34,10 @@ typedef struct {
     void (*vram)(void *self, uint64_t *budget, uint64_t *used, uint64_t *peak);
     /* 1 when key's points are in device memory (0: streamed from the host) */
     int (*key_resident)(void *self, void *key);
+    /* compact (wbits.h) for a key loaded with a bit map; may be NULL (then
+     * backend.c expands it on the host and calls prove). Errors as prove. */
+    cz_err (*prove_bits)(void *w, void *key, const cz_fr *compact, const cz_fr *r, const cz_fr *s,
+                         cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen);
 } cz_be_ops;
 
 #ifdef __CUDACC__

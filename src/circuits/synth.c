@@ -11,7 +11,10 @@
  * picks operands and random values, `wit` (witness_seed) flips the fresh
  * bits' values; so the passes walk identical sequences. cz_synth_witness
  * walks it a third time writing values only (no matrices), for another
- * witness of a system already made.
+ * witness of a system already made; cz_synth_bit_mask walks it marking
+ * the variables made as bits, and cz_synth_witness_compact walks it
+ * writing the compact witness (bits one bit each, the other values as Fr;
+ * both are made in variable order, which the walk checks).
  *
  * Operands come from three rings of recently made variables (bits, 32-bit
  * packed words, field values), each slot holding a distinct variable and its
@@ -55,6 +58,16 @@ typedef struct {
     cz_csr *m;                /* the three matrices being filled, or NULL */
     cz_fr *w;                 /* the witness being filled (w_n values), or NULL */
     uint64_t w_n;
+    /* the compact witness being filled (cz_synth_witness_compact): fields
+     * (f_n: inputs at their index, aux fields from f_at on) and bits (b_n),
+     * each in variable order; last_var checks that order */
+    cz_fr *f;
+    uint64_t f_n, f_at;
+    uint64_t *b;
+    uint64_t b_n, b_at;
+    uint64_t last_var;
+    int order_err;
+    uint64_t *mask;           /* the bit map being filled (cz_synth_bit_mask), or NULL */
     cz_rng sched, ops, wit;   /* wit: the fresh bits' flips (witness_seed != 0) */
     uint8_t table[256];       /* the deck of kinds, WEIGHT[k] cards of kind k */
     uint32_t deck_at;
@@ -98,6 +111,44 @@ static inline void set_w(gen *g, uint64_t var, const cz_fr *v)
     if (g->w && var < g->w_n) g->w[var] = *v;
 }
 
+/* compact: the next aux variable in order is var */
+static inline void compact_next(gen *g, uint64_t var)
+{
+    if (var <= g->last_var) g->order_err = 1;
+    g->last_var = var;
+}
+
+static inline void set_bit(gen *g, uint64_t var, int val)
+{
+    if (g->w) set_w(g, var, val ? &g->one : &g->zero);
+    if (g->mask && var < g->w_n) g->mask[var >> 6] |= (uint64_t)1 << (var & 63);
+    if (g->b) {
+        compact_next(g, var);
+        uint64_t k = g->b_at++;
+        if (k < g->b_n) {
+            uint64_t m = (uint64_t)(val != 0) << (k & 63);
+            if (k & 63) g->b[k >> 6] |= m;
+            else g->b[k >> 6] = m;
+        }
+    }
+}
+
+static inline void set_field(gen *g, uint64_t var, const cz_fr *v)
+{
+    set_w(g, var, v);
+    if (g->f) {
+        compact_next(g, var);
+        uint64_t k = g->f_at++;
+        if (k < g->f_n) g->f[k] = *v;
+    }
+}
+
+static inline void set_input(gen *g, uint64_t input, const cz_fr *v)
+{
+    set_w(g, input, v);
+    if (g->f && input < g->f_n) g->f[input] = *v;
+}
+
 static inline uint64_t ring_count(uint64_t pushed, uint32_t size) { return pushed < size ? pushed : size; }
 
 static inline void push_bit(gen *g, uint64_t var, int val)
@@ -105,7 +156,7 @@ static inline void push_bit(gen *g, uint64_t var, int val)
     uint32_t s = (uint32_t)(g->n_bit++ % BIT_RING);
     g->bit_var[s] = (uint32_t)var;
     g->bit_val[s] = (uint8_t)val;
-    set_w(g, var, val ? &g->one : &g->zero);
+    set_bit(g, var, val);
 }
 
 static inline void push_fld(gen *g, uint64_t var, const cz_fr *v)
@@ -113,7 +164,7 @@ static inline void push_fld(gen *g, uint64_t var, const cz_fr *v)
     uint32_t s = (uint32_t)(g->n_fld++ % FLD_RING);
     g->fld_var[s] = (uint32_t)var;
     g->fld_val[s] = *v;
-    set_w(g, var, v);
+    set_field(g, var, v);
 }
 
 static inline void push_u32(gen *g, uint64_t var, uint32_t val)
@@ -272,7 +323,7 @@ static void g_public(gen *g, uint64_t input)
     term(g, CZ_B, 0, 0);
     term(g, CZ_C, input, 0);
     end_row(g);
-    set_w(g, input, &v);
+    set_input(g, input, &v);
 }
 
 /* the kind to run now: the drawn one, or a fallback when it cannot run */
@@ -424,6 +475,50 @@ cz_err cz_synth_witness(cz_fr *w, uint64_t n_vars, const cz_synth_params *p, cha
                     (unsigned long long)g->next_var, (unsigned long long)n_vars);
     else if (p->progress)
         p->progress(p->progress_ctx, "build", g->rows, g->total_rows);
+    free(g);
+    return e;
+}
+
+cz_err cz_synth_bit_mask(uint64_t *mask, uint64_t n_vars, const cz_synth_params *p, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    gen *g = gen_new(p, &e, msg, msglen);
+    if (!g) return e;
+    memset(mask, 0, (n_vars + 63) / 64 * sizeof *mask);
+    g->emit = 1;
+    g->mask = mask;
+    g->w_n = n_vars;
+    run(g);
+    if (g->next_var != n_vars)
+        e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen,
+                    "the synthetic system of these parameters has %llu variables, the map %llu",
+                    (unsigned long long)g->next_var, (unsigned long long)n_vars);
+    free(g);
+    return e;
+}
+
+cz_err cz_synth_witness_compact(cz_fr *fields, uint64_t n_fields, uint64_t *bits, uint64_t n_bits,
+                                const cz_synth_params *p, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    gen *g = gen_new(p, &e, msg, msglen);
+    if (!g) return e;
+    g->emit = 1;
+    g->f = fields;
+    g->f_n = n_fields;
+    g->f_at = 1 + p->n_public;
+    g->b = bits;
+    g->b_n = n_bits;
+    g->last_var = p->n_public; /* aux variables start after the inputs */
+    if (n_fields) fields[0] = g->one;
+    run(g);
+    if (g->f_at != n_fields || g->b_at != n_bits)
+        e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen,
+                    "the synthetic system of these parameters has %llu field and %llu bit variables, the map %llu "
+                    "and %llu", (unsigned long long)g->f_at, (unsigned long long)g->b_at,
+                    (unsigned long long)n_fields, (unsigned long long)n_bits);
+    else if (g->order_err)
+        e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "internal: synthetic variables were not made in order");
     free(g);
     return e;
 }

@@ -82,4 +82,25 @@ cz_err cz_synth_generate(cz_r1cs *r, cz_fr **w, const cz_synth_params *p, char *
  * system has another variable count (w is then not a witness). */
 cz_err cz_synth_witness(cz_fr *w, uint64_t n_vars, const cz_synth_params *p, char *msg, size_t msglen);
 
+/* Bits as bits (the compact witness of src/backend/wbits.h). A variable
+ * the generator makes as a bit (fresh bits, xor / and / ch outputs, the 33
+ * bits of an add) is constrained boolean and is a bit in every witness of
+ * the system, whatever witness_seed: the structure never depends on a
+ * value. Public inputs and every other variable are field values.
+ *
+ * cz_synth_bit_mask writes that bit map over the n_vars variables of p's
+ * system into mask ((n_vars + 63) / 64 words; bit i of mask[i / 64] set
+ * when variable i is a bit). CZ_ERR_INVALID_ARG when the system has
+ * another variable count.
+ *
+ * cz_synth_witness_compact writes p's witness in compact form without the
+ * full one: fields (n_fields Fr: ONE, the inputs, then the other non-bit
+ * variables in order) and bits (n_bits bits: the bit variables' values in
+ * order, bit k = (bits[k / 64] >> k % 64) & 1; the words written are
+ * cleared first, bits past n_bits in the last word are 0). n_fields and
+ * n_bits must be the counts of the bit map (else CZ_ERR_INVALID_ARG). */
+cz_err cz_synth_bit_mask(uint64_t *mask, uint64_t n_vars, const cz_synth_params *p, char *msg, size_t msglen);
+cz_err cz_synth_witness_compact(cz_fr *fields, uint64_t n_fields, uint64_t *bits, uint64_t n_bits,
+                                const cz_synth_params *p, char *msg, size_t msglen);
+
 #endif

@@ -8,7 +8,7 @@ static const cz_be_ops ops = {
     cz_cuda_device_count,         cz__cuda_prover_open,          cz__cuda_prover_close,
     cz__cuda_prover_load,         cz__cuda_prover_unload,        cz__cuda_prover_worker_create,
     cz__cuda_prover_worker_destroy, cz__cuda_prover_worker_buffer, cz__cuda_prover_prove,
-    cz__cuda_prover_vram,         cz__cuda_prover_key_resident,
+    cz__cuda_prover_vram,         cz__cuda_prover_key_resident, cz__cuda_prover_prove_bits,
 };
 
 extern "C" const cz_be_ops *cz__be_cuda_ops(void) { return &ops; }

@@ -30,7 +30,8 @@
  *
  * VRAM lifecycle of one partition:
  *   resident (per key, from load to unload): the five query arrays (or the
- *       zkey's), the CSR matrices, two density bitmaps, the NTT tables;
+ *       zkey's), the CSR matrices, two density bitmaps, the NTT tables, and
+ *       the circuit's bit map with its prefix counts when it has one;
  *   1. outside the lock, the stage is chosen from the budget's figures
  *       (choose_stage; no driver call), in three tiers:
  *       FULL: the worker's own witness buffer d_w (n_vars values; kept
@@ -46,6 +47,12 @@
  *       from the host; then a, b, c (3 x domain), the MSM scratch (its
  *       context's two buffers) and, for a streamed key, the chunk buffer;
  *       at the end the sizes held are published for the next stage choice;
+ *   a compact witness (bits as bits, src/backend/wbits.h) is staged FULL
+ *       or UNSTAGED only (it is small; a PART choice becomes UNSTAGED): it
+ *       crosses into the worker's d_wc and is expanded into d_w (FULL,
+ *       outside the lock) or d_wshared (UNSTAGED, under it) on the upload
+ *       stream (witness_bits.cu), with the key's resident bit map, before
+ *       the compute stream's wait on up1;
  *   host side per worker: a pinned witness buffer (cz_be_worker_buffer)
  *       and two pinned staging buffers for witnesses in pageable memory,
  *       allocated once.
@@ -71,6 +78,7 @@ extern "C" { /* the C layers below, with C linkage */
 #include "cuda/cz_cuda_prover.h"
 #include "cuda/cz_cuda_spmv.h"
 #include "cuda/cz_cuda_vram.h"
+#include "cuda/cz_cuda_wbits.h"
 #include "cuda/prover_impl.h"
 
 #define STAGE_BYTES ((size_t)32 << 20) /* each of the two pinned staging buffers */
@@ -125,6 +133,9 @@ struct dev_key {
     uint64_t bytes;
     uint64_t region_gen;     /* the device's gen when a partition of this key last
                                 completed (atomic): its kernel region is in place */
+    /* the circuit's bit map (compact witnesses), resident; NULL without */
+    uint64_t *d_bmask, *d_brank;
+    uint64_t b_fields, b_len; /* its field count, a compact witness's Fr */
 };
 
 struct dev_worker {
@@ -134,6 +145,8 @@ struct dev_worker {
     cudaEvent_t pt0, pt1; /* a partial stage's head upload (stage_head) */
     void *d_w;            /* the witness (FULL), its head (PART) or nothing */
     size_t w_cap;
+    void *d_wc;    /* a compact witness, before expansion into d_w */
+    size_t wc_cap;
     cz_fr *pinned;
     size_t pinned_n;
     void *stage[2];
@@ -223,6 +236,8 @@ static void key_free(dev_backend *b, dev_key *k)
     free(k->h_bits);
     if (k->spmv) cz_cuda_spmv_destroy(k->spmv);
     if (k->dom) cz_cuda_ntt_domain_destroy(k->dom);
+    cz__vram_free(k->d_bmask);
+    cz__vram_free(k->d_brank);
     cudaGetLastError();
     free(k);
 }
@@ -255,6 +270,22 @@ static void set_q(base_set *q, const void *dev, const void *host, size_t n, int 
     q->host = host;
     q->n = n;
     q->g2 = g2;
+}
+
+/* the circuit's bit map to the device, for compact witnesses */
+static cz_err load_bits(dev_key *k, const cz_wbits_map *bm, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    if (bm->n_vars != k->n_vars)
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "bit map of %llu variables for a circuit of %llu",
+                       (unsigned long long)bm->n_vars, (unsigned long long)k->n_vars);
+    CZ_CK(cz__vram_upload(&k->d_bmask, (const uint64_t *)bm->mask, bm->words * 8));
+    CZ_CK(cz__vram_upload(&k->d_brank, (const uint64_t *)bm->rank, (bm->words + 1) * 8));
+    k->b_fields = bm->n_fields;
+    k->b_len = cz_wbits_len(bm);
+    k->bytes += (2 * bm->words + 1) * 8;
+fail:
+    return e;
 }
 
 /* one attempt: the whole key resident (streamed = 0) or all but the bases */
@@ -368,6 +399,7 @@ static cz_err load_once(dev_backend *b, const cz_be_circuit *c, int streamed, de
             if (cz_mapguard_check(mapped[i], msg, msglen)) { e = CZ_ERR_IO; goto fail; }
     }
     k->bytes += 2 * k->m * sizeof(cz_fr); /* NTT tables, about */
+    if (c->bits && (e = load_bits(k, c->bits, msg, msglen))) goto fail;
     *out = k;
     return CZ_OK;
 fail:
@@ -449,6 +481,7 @@ void cz__cuda_prover_worker_destroy(void *wp)
     cudaSetDevice(w->b->device);
     if (w->up) cudaStreamSynchronize(w->up);
     cz__vram_free(w->d_w);
+    cz__vram_free(w->d_wc);
     if (w->pinned) cudaFreeHost(w->pinned);
     for (int i = 0; i < 2; i++) {
         if (w->stage[i]) cudaFreeHost(w->stage[i]);
@@ -637,6 +670,21 @@ static cz_err stage_head(dev_worker *w, int tier, size_t head, const cz_fr *wit,
     return e;
 }
 
+/* under the lock: the device's shared witness buffer holds need bytes */
+static cz_err ensure_wshared(dev_backend *b, size_t need, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    if (b->wshared_cap >= need) return CZ_OK;
+    cz__vram_free(b->d_wshared);
+    b->d_wshared = NULL;
+    b->wshared_cap = 0;
+    __atomic_store_n(&b->pub_wshared, 0, __ATOMIC_RELEASE);
+    CZ_CK(cz__vram_malloc(&b->d_wshared, need));
+    b->wshared_cap = need;
+fail:
+    return e;
+}
+
 /* under the lock: the rest of a PART or UNSTAGED witness into the device's
  * shared buffer (grown, kept), behind the head copied there device to
  * device; *dw: the witness the kernels read. up1 marks it all landed. */
@@ -648,14 +696,7 @@ static cz_err land_witness(dev_worker *w, int tier, size_t head, const cz_fr *wi
     size_t need = nv * sizeof(cz_fr), hn = head / sizeof(cz_fr);
     *dw = (const cz_fr *)w->d_w;
     if (tier == CZ_STAGE_FULL) return CZ_OK;
-    if (b->wshared_cap < need) {
-        cz__vram_free(b->d_wshared);
-        b->d_wshared = NULL;
-        b->wshared_cap = 0;
-        __atomic_store_n(&b->pub_wshared, 0, __ATOMIC_RELEASE);
-        CZ_CK(cz__vram_malloc(&b->d_wshared, need));
-        b->wshared_cap = need;
-    }
+    if ((e = ensure_wshared(b, need, msg, msglen))) goto fail;
     if (tier == CZ_STAGE_PART) {
         /* the rest reuses the staging buffers the head's last chunks may
          * still be read from: wait for the head to land (this stream only) */
@@ -664,6 +705,35 @@ static cz_err land_witness(dev_worker *w, int tier, size_t head, const cz_fr *wi
     }
     if ((e = upload_witness(w, (char *)b->d_wshared + head, wit + hn, nv - hn, msg, msglen))) goto fail;
     *dw = (const cz_fr *)b->d_wshared;
+fail:
+    return e;
+}
+
+/* the witness of a partition into dst (n_vars Fr) on the upload stream,
+ * up1 recorded when it is there: the full witness wit as it is, or the
+ * compact one (compact, k->b_len Fr) into the worker's d_wc and expanded
+ * from there into dst by the device (witness_bits.cu). *bytes: what crossed
+ * PCIe. */
+static cz_err stage_witness(dev_worker *w, const dev_key *k, void *dst, const cz_fr *wit, const cz_fr *compact,
+                            uint64_t *bytes, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    if (!compact) {
+        *bytes = k->n_vars * sizeof(cz_fr);
+        return upload_witness(w, dst, wit, k->n_vars, msg, msglen);
+    }
+    *bytes = k->b_len * sizeof(cz_fr);
+    if (w->wc_cap < k->b_len * sizeof(cz_fr)) {
+        cz__vram_free(w->d_wc);
+        w->d_wc = NULL;
+        w->wc_cap = 0;
+        CZ_CK(cz__vram_malloc(&w->d_wc, k->b_len * sizeof(cz_fr)));
+        w->wc_cap = k->b_len * sizeof(cz_fr);
+    }
+    if ((e = upload_witness(w, w->d_wc, compact, k->b_len, msg, msglen))) goto fail;
+    if ((e = cz_cuda_wbits_expand(dst, k->d_bmask, k->d_brank, w->d_wc, k->n_vars, k->b_fields, w->up, msg, msglen)))
+        goto fail;
+    CZ_CK(cudaEventRecord(w->up1, w->up)); /* upload_ms includes the expansion */
 fail:
     return e;
 }
@@ -764,8 +834,9 @@ static float elapsed(cudaEvent_t a, cudaEvent_t b)
     return ms;
 }
 
-cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr *r, const cz_fr *s,
-                             cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
+/* wit: the full witness, or NULL and compact: the compact one */
+static cz_err prove_one(void *wp, void *keyp, const cz_fr *wit, const cz_fr *compact, const cz_fr *r,
+                        const cz_fr *s, cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
 {
     dev_worker *w = (dev_worker *)wp;
     dev_key *k = (dev_key *)keyp;
@@ -780,21 +851,42 @@ cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr
     cz_g2_jac b2_acc;
     size_t m = k->m, nv = k->n_vars, ni = k->n_inputs;
     memset(t, 0, sizeof *t);
-    if (!cz_fr_is_one(&wit[0])) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "witness[0] must be 1");
+    if (!cz_fr_is_one(compact ? &compact[0] : &wit[0]))
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "witness[0] must be 1");
     CZ_CK(cudaSetDevice(b->device));
 
     /* the witness's stage (FULL, PART, UNSTAGED: see choose_stage): what
      * the budget admits crosses PCIe now, outside the kernel lock, while
-     * another worker's partition is being proved; the rest under the lock */
+     * another worker's partition is being proved; the rest under the lock.
+     * A compact witness is staged whole or not at all. */
     tier = choose_stage(w, k, nv * sizeof(cz_fr), &head);
+    if (compact && tier == CZ_STAGE_PART) {
+        drop_own(w);
+        tier = CZ_STAGE_UNSTAGED;
+        head = 0;
+    }
     t->stage = tier;
     t->staged_bytes = head;
-    if ((e = stage_head(w, tier, head, wit, nv, msg, msglen))) goto fail;
-    t->h2d_bytes = nv * sizeof(cz_fr);
+    if (compact) {
+        if (tier == CZ_STAGE_FULL && (e = stage_witness(w, k, w->d_w, NULL, compact, &t->h2d_bytes, msg, msglen)))
+            goto fail;
+    } else {
+        if ((e = stage_head(w, tier, head, wit, nv, msg, msglen))) goto fail;
+        t->h2d_bytes = nv * sizeof(cz_fr);
+    }
 
     pthread_mutex_lock(&b->kernel_mu);
     locked = 1;
-    if ((e = land_witness(w, tier, head, wit, nv, &dw, msg, msglen))) goto fail;
+    if (compact) {
+        dw = (const cz_fr *)w->d_w;
+        if (tier != CZ_STAGE_FULL) {
+            if ((e = ensure_wshared(b, nv * sizeof(cz_fr), msg, msglen))) goto fail;
+            if ((e = stage_witness(w, k, b->d_wshared, NULL, compact, &t->h2d_bytes, msg, msglen))) goto fail;
+            dw = (const cz_fr *)b->d_wshared;
+        }
+    } else if ((e = land_witness(w, tier, head, wit, nv, &dw, msg, msglen))) {
+        goto fail;
+    }
     if (!b->msm && (e = cz_cuda_msm_create(&b->msm, b->device, msg, msglen))) goto fail;
     if (!b->have_ev) {
         for (int i = 0; i < 8; i++) CZ_CK(cudaEventCreate(&b->ev[i]));
@@ -868,6 +960,9 @@ fail:
     cz__vram_free(w->d_w);
     w->d_w = NULL;
     w->w_cap = 0;
+    cz__vram_free(w->d_wc);
+    w->d_wc = NULL;
+    w->wc_cap = 0;
     if (!locked) {
         pthread_mutex_lock(&b->kernel_mu);
         locked = 1;
@@ -878,4 +973,21 @@ fail:
     cudaGetLastError();
     t->total_ms = cz_now_ms() - t0;
     return e;
+}
+
+cz_err cz__cuda_prover_prove(void *wp, void *keyp, const cz_fr *wit, const cz_fr *r, const cz_fr *s,
+                             cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
+{
+    return prove_one(wp, keyp, wit, NULL, r, s, out, t, msg, msglen);
+}
+
+cz_err cz__cuda_prover_prove_bits(void *wp, void *keyp, const cz_fr *compact, const cz_fr *r, const cz_fr *s,
+                                  cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
+{
+    const dev_key *k = (const dev_key *)keyp;
+    if (!k->d_bmask) {
+        memset(t, 0, sizeof *t);
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "backend cuda: the key was loaded without a bit map");
+    }
+    return prove_one(wp, keyp, NULL, compact, r, s, out, t, msg, msglen);
 }

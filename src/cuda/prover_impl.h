@@ -21,6 +21,8 @@ void cz__cuda_prover_worker_destroy(void *w);
 cz_fr *cz__cuda_prover_worker_buffer(void *w, size_t n);
 cz_err cz__cuda_prover_prove(void *w, void *key, const cz_fr *wit, const cz_fr *r, const cz_fr *s,
                              cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen);
+cz_err cz__cuda_prover_prove_bits(void *w, void *key, const cz_fr *compact, const cz_fr *r, const cz_fr *s,
+                                  cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen);
 
 #ifdef __cplusplus
 }

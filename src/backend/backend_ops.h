@@ -9,6 +9,7 @@
 #define CZ_BACKEND_BACKEND_OPS_H
 
 #include "backend/backend.h"
+#include "util/pool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +35,13 @@ typedef struct {
     void (*vram)(void *self, uint64_t *budget, uint64_t *used, uint64_t *peak);
     /* 1 when key's points are in device memory (0: streamed from the host) */
     int (*key_resident)(void *self, void *key);
+    /* the insecure seeded test setup on `device` (cz_be_setup_insecure):
+     * vk on the host, the five query arrays in a device key (*dev_pk, a
+     * cz_cuda_pk_dev, freed with dev_pk_free), their lengths in n[0..4]
+     * (h, l, a, b_g1, b_g2) */
+    cz_err (*setup_insecure)(int device, cz_groth16_vk *vk, void **dev_pk, size_t n[5], const cz_r1cs *cs,
+                             uint64_t seed, cz_pool *pool, char *msg, size_t msglen);
+    void (*dev_pk_free)(void *dev_pk);
 } cz_be_ops;
 
 #ifdef __CUDACC__

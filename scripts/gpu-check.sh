@@ -4,7 +4,9 @@
 # kernel benchmarks, and print a short table last.
 #
 #   scripts/gpu-check.sh             configure + build into build-gpu, then run
-#   scripts/gpu-check.sh BUILD_DIR   use BUILD_DIR/tests/test_cuda_* and
+#   scripts/gpu-check.sh BUILD_DIR   use BUILD_DIR/tests/test_cuda_*, test_engine
+#                                    (the engine on CUDA: the synthetic key made on
+#                                    the GPU) and
 #                                    BUILD_DIR/bin/cuzk-cuda-bench as they are
 #
 # Environment: GPU_CHECK_NTT="10 20 24 27", GPU_CHECK_SPMV="24 27" and
@@ -23,7 +25,7 @@ build=${1:-}
 if [ -z "$build" ]; then
     build=$here/build-gpu
     cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null &&
-        cmake --build "$build" --target cuzk-cuda-bench cuzk-cuda-msm-bench cuzk-bench $(cd "$here/tests" && ls test_cuda_*.c | sed 's/\.c$//') ||
+        cmake --build "$build" --target cuzk-cuda-bench cuzk-cuda-msm-bench cuzk-bench test_engine $(cd "$here/tests" && ls test_cuda_*.c | sed 's/\.c$//') ||
         { echo "gpu-check: build failed"; exit 1; }
 fi
 rows=()
@@ -34,7 +36,7 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,memory.total,driver_version 
     echo "(nvidia-smi not available)"
 
 echo "== tests"
-for t in "$build"/tests/test_cuda_*; do
+for t in "$build"/tests/test_cuda_* "$build"/tests/test_engine; do
     [ -x "$t" ] || continue
     name=$(basename "$t")
     start=$(date +%s%N)

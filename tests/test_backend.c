@@ -14,7 +14,9 @@
  *   keeps it (it still proves), the second frees it (this test is linked
  *   with --wrap=free, so every free of the library goes through
  *   __wrap_free below, which notes whether the key's pointer was freed); a
- *   malformed circuit is refused;
+ *   malformed circuit is refused, and so is a key without its points on
+ *   the host and no device key (a key made on a device, which has no CPU
+ *   fallback); the setup on the device is refused on the CPU;
  * - a worker's buffer grows for a larger request and is reused for smaller
  *   ones, keeping its contents;
  * - the statistics count the proofs. */
@@ -196,6 +198,22 @@ static void test_bellperson(cz_rng *rng, cz_pool *pool)
     CHECK(cz_be_load(b, &bad3, &kb, msg, sizeof msg) == CZ_ERR_INVALID_ARG && strstr(msg, "pk + cs, or zpk"));
     cz_be_circuit dev = {.pk = &pk, .cs = &cs, .dev_pk = &pk};
     CHECK(cz_be_load(b, &dev, &kb, msg, sizeof msg) == CZ_ERR_INVALID_ARG && strstr(msg, "cuda"));
+    {   /* a key without its points on the host (made on a device) and no
+         * device key: refused with a message, never proved from NULLs */
+        cz_groth16_pk bare = pk;
+        bare.h = bare.l = bare.a = bare.b_g1 = NULL;
+        bare.b_g2 = NULL;
+        cz_be_circuit hb = {.pk = &bare, .cs = &cs};
+        kb = (cz_be_key *)&c;
+        CHECK(cz_be_load(b, &hb, &kb, msg, sizeof msg) == CZ_ERR_INVALID_ARG && kb == NULL);
+        CHECK_MSG(strstr(msg, "no host copy"), "%s", msg);
+        /* and the setup on the device needs a device backend */
+        void *dp = &c;
+        uint64_t db = 1;
+        CHECK(cz_be_setup_insecure(b, &bare, &dp, &db, &cs, 1, NULL, msg, sizeof msg) == CZ_ERR_UNSUPPORTED);
+        CHECK_MSG(dp == NULL && db == 0 && bare.h == NULL && bare.vk.ic == NULL && strstr(msg, "cuda"), "%s", msg);
+        cz_be_dev_pk_free(b, NULL);
+    }
     /* first release: still loaded, still proves, not freed */
     watched = k1;
     watched_frees = 0;

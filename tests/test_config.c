@@ -182,7 +182,7 @@ static void test_reference_zeroes(void)
           c.total_budget_bytes == 0);
 }
 
-/* ours: gpus.backend and gpus.vram_margin_mib */
+/* ours: gpus.backend, gpus.vram_margin_mib and gpus.synth_cpu_setup */
 static void test_backend_keys(void)
 {
     cz_config c;
@@ -199,6 +199,11 @@ static void test_backend_keys(void)
     CHECK(parse(&c, "[gpus]\nvram_margin_mib = 1\n", NULL, msg, sizeof msg) == CZ_OK && c.vram_margin_bytes == MIB);
     CHECK(parse(&c, "[gpus]\nvram_margin_mib = 1048576\n", NULL, msg, sizeof msg) == CZ_OK &&
           c.vram_margin_bytes == 1048576 * MIB);
+    /* the synthetic circuits' keys: on the GPU unless synth_cpu_setup */
+    CHECK(parse(&c, "", NULL, msg, sizeof msg) == CZ_OK && c.synth_cpu_setup == 0);
+    CHECK(parse(&c, "[gpus]\nsynth_cpu_setup = true\n", NULL, msg, sizeof msg) == CZ_OK && c.synth_cpu_setup == 1);
+    CHECK(parse(&c, "[gpus]\nsynth_cpu_setup = 1\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(msg, "gpus.synth_cpu_setup"), "%s", msg);
     /* bad values name the key, the line and the choices */
     CHECK(parse(&c, "[gpus]\nbackend = \"gpu\"\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
     CHECK_MSG(strstr(msg, "line 2: gpus.backend") && strstr(msg, "\"gpu\"") && strstr(msg, "cuda"), "%s", msg);

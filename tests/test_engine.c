@@ -11,8 +11,10 @@
  * constraint named; watches; preload/evict; refused requests; pruning after
  * the retention; TIMELINE lines (GPU_END with every stage field); the
  * backend in the status (auto is the CPU without a device) and the backend
- * options (gpu_workers only on CUDA, cuda without a device refused); the
- * journal across two engines. */
+ * options (gpu_workers only on CUDA, cuda without a device refused); with a
+ * CUDA device, the synthetic key made on the GPU (its proofs verify against
+ * the CPU setup's key, no host bytes for its points) and with
+ * synth_cpu_setup on the CPU; the journal across two engines. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,6 +348,42 @@ int main(void)
             msg[0] = 0;
             cz_err ce = cz_engine_create(&e, &ob, msg, sizeof msg);
             CHECK_MSG(ce != CZ_OK && e == NULL && strstr(msg, "backend cuda"), "%d %s", ce, msg);
+            printf("test_engine: no CUDA device: the GPU setup of the synthetic keys not checked\n");
+        } else {
+            /* on CUDA the synthetic key is made on the GPU: its proofs verify
+             * against the CPU setup's key for seed 1 (s7), it is HOT, and the
+             * host holds none of its points (size_bytes, the host bytes the
+             * budget counts, far below the CPU-made key's); synth_cpu_setup
+             * makes it on the CPU (the points counted on the host again) */
+            uint64_t host_bytes[2] = {0, 0};
+            for (int cpu_setup = 0; cpu_setup < 2; cpu_setup++) {
+                ob.backend = CZ_BACKEND_CUDA;
+                ob.gpu_workers = 2;
+                ob.synth_cpu_setup = cpu_setup;
+                CHECK_MSG(cz_engine_create(&e, &ob, msg, sizeof msg) == CZ_OK, "%s", msg);
+                q = req(NULL, 0, "synth-7-2", NULL, 0);
+                CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_OK);
+                CHECK(cz_engine_await(e, id, 0, &r) == CZ_OK);
+                CHECK_MSG(proofs_verify(&s7, &r, 2), "synthetic proof on CUDA (cpu setup %d): %s %s", cpu_setup,
+                          cz_job_state_name(r.state), r.error);
+                cz_job_result_free(&r);
+                CHECK_MSG(tier_of(e, "synth-7") == CZ_TIER_HOT, "tier %d", tier_of(e, "synth-7"));
+                CHECK(cz_engine_get_status(e, &st) == CZ_OK);
+                for (size_t i = 0; i < st.n_srs; i++)
+                    if (!strcmp(st.srs[i].circuit_id, "synth-7")) host_bytes[cpu_setup] = st.srs[i].size_bytes;
+                CHECK_MSG(st.cpu_fallbacks == 0, "%llu fallbacks", (unsigned long long)st.cpu_fallbacks);
+                cz_engine_status_free(&st);
+                CHECK(cz_engine_evict(e, "synth-7-1", &wl, &freed, msg, sizeof msg) == CZ_OK && wl);
+                cz_engine_destroy(e);
+            }
+            uint64_t points = (s7.pk.n_h + s7.pk.n_l + s7.pk.n_a + s7.pk.n_b_g1) * sizeof(cz_g1_aff) +
+                              s7.pk.n_b_g2 * sizeof(cz_g2_aff);
+            CHECK_MSG(host_bytes[0] > 0 && host_bytes[1] == host_bytes[0] + points,
+                      "host bytes of the key: GPU setup %llu, CPU setup %llu, points %llu",
+                      (unsigned long long)host_bytes[0], (unsigned long long)host_bytes[1],
+                      (unsigned long long)points);
+            printf("test_engine: CUDA: the synthetic key made on the GPU proves, HOT, %llu host bytes (%llu with "
+                   "the CPU setup)\n", (unsigned long long)host_bytes[0], (unsigned long long)host_bytes[1]);
         }
     }
 

@@ -158,6 +158,10 @@ cz_err cz_be_load(cz_be *b, const cz_be_circuit *c, cz_be_key **out, char *msg, 
             return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "backend: the bit map covers %llu variables, the circuit has %llu",
                            (unsigned long long)c->bits->n_vars, (unsigned long long)nv);
     }
+    if (!c->dev_pk && !host_key(c))
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen,
+                       "backend: the proving key has no host copy of its points (made on a device) and no "
+                       "device key was given");
     pthread_mutex_lock(&b->load_mu);
     pthread_mutex_lock(&b->mu);
     for (cz_be_key *k = b->keys; k; k = k->next)
@@ -221,6 +225,36 @@ void cz_be_release(cz_be *b, cz_be_key *k)
     pthread_mutex_unlock(&b->load_mu);
 }
 
+cz_err cz_be_setup_insecure(cz_be *b, cz_groth16_pk *pk, void **dev_pk, uint64_t *dev_bytes, const cz_r1cs *cs,
+                            uint64_t seed, cz_pool *pool, char *msg, size_t msglen)
+{
+    memset(pk, 0, sizeof *pk);
+    *dev_pk = NULL;
+    if (dev_bytes) *dev_bytes = 0;
+    if (!b->ops || !b->ops->setup_insecure)
+        return cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "backend %s: the setup on the device needs the cuda backend",
+                       b->name);
+    size_t n[5] = {0};
+    cz_err e = b->ops->setup_insecure(b->o.device, &pk->vk, dev_pk, n, cs, seed, pool, msg, msglen);
+    if (e) {
+        memset(pk, 0, sizeof *pk);
+        *dev_pk = NULL;
+        return e;
+    }
+    pk->n_h = n[0];
+    pk->n_l = n[1];
+    pk->n_a = n[2];
+    pk->n_b_g1 = n[3];
+    pk->n_b_g2 = n[4];
+    if (dev_bytes) *dev_bytes = (uint64_t)(n[0] + n[1] + n[2] + n[3]) * sizeof(cz_g1_aff) + n[4] * sizeof(cz_g2_aff);
+    return CZ_OK;
+}
+
+void cz_be_dev_pk_free(cz_be *b, void *dev_pk)
+{
+    if (dev_pk && b->ops && b->ops->dev_pk_free) b->ops->dev_pk_free(dev_pk);
+}
+
 uint64_t cz_be_key_device_bytes(const cz_be_key *k) { return k->dev_bytes; }
 int cz_be_key_resident(const cz_be_key *k) { return k->resident; }
 
@@ -266,6 +300,10 @@ cz_fr *cz_be_worker_buffer(cz_be_worker *w, size_t n)
 static cz_err prove_cpu(cz_be_worker *w, const cz_be_circuit *c, const cz_fr *wit, const cz_fr *r,
                         const cz_fr *s, cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
 {
+    if (!host_key(c)) /* made on the device (cz_be_setup_insecure): nothing to prove from here */
+        return cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen,
+                       "%s: no CPU fallback for this circuit: its key was made on the GPU and has no host copy",
+                       w->b->name);
     if (!w->pool) {
         cz_err e = cz_pool_create(&w->pool, w->b->o.threads);
         if (e) return cz_fail(e, msg, msglen, "cannot start a thread pool");
@@ -295,6 +333,9 @@ cz_err cz_be_prove(cz_be_worker *w, cz_be_key *k, const cz_fr *wit, const cz_fr 
             e = prove_cpu(w, &k->c, wit, r, s, out, &tm, msg, msglen);
             tm.on_cpu = 1;
             fell_back = 1;
+        } else if (e == CZ_ERR_NOMEM || e == CZ_ERR_DEVICE) { /* no host key to fall back to */
+            cz_fail(e, msg, msglen, "%s; no CPU fallback for this circuit: its key was made on the GPU and has no "
+                                    "host copy", m);
         } else if (e) {
             cz_fail(e, msg, msglen, "%s", m);
         }

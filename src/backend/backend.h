@@ -17,7 +17,11 @@
  * The caller keeps them alive and unchanged while a key made from them is
  * loaded: the CPU backend proves from them directly, and the CUDA backend
  * falls back to them (proving on the CPU, with a warning on stderr) for a
- * partition that does not fit in device memory or meets a CUDA error.
+ * partition that does not fit in device memory or meets a CUDA error. A
+ * key made on the device (cz_be_setup_insecure, cz_be_circuit.dev_pk) has
+ * no host copy of its points and no such fallback: such a partition fails
+ * with an error that says so, and loading a pk without its query arrays
+ * anywhere but on a device is refused.
  *
  * Proofs are bit-identical between backends for the same witness and r, s.
  * Callers verify proofs as before (the engine, the CLI); the backend does not.
@@ -108,6 +112,23 @@ uint64_t cz_be_key_device_bytes(const cz_be_key *k);
  * proves on the CPU (it did not fit), and for one whose points a CUDA
  * backend streams from host memory for every partition */
 int cz_be_key_resident(const cz_be_key *k);
+
+/* The insecure seeded test setup made on the backend's device, for a CUDA
+ * backend: the same key as cz_groth16_setup_insecure (groth16.h) for the
+ * same cs and seed, bit for bit, but its points exist only in device
+ * memory. pk gets the vk (heap-owned ic) and the five query lengths; its
+ * query arrays stay NULL, so the key has NO HOST COPY: loaded with
+ * cz_be_circuit.dev_pk = *dev_pk it is proved on the device only, and a
+ * partition the device cannot prove fails with a message saying so
+ * instead of falling back to the CPU. *dev_pk is freed with
+ * cz_be_dev_pk_free after the last release of a key loaded from it; *dev_bytes
+ * (may be NULL) gets its device bytes. Host memory: the setup's scalars,
+ * (m + 3 n_vars) * 32 bytes for a domain of m, during the call only.
+ * CZ_ERR_UNSUPPORTED on another backend; CZ_ERR_NOMEM when the key does not
+ * fit the device budget. INSECURE: tests and benchmarks only. */
+cz_err cz_be_setup_insecure(cz_be *b, cz_groth16_pk *pk, void **dev_pk, uint64_t *dev_bytes, const cz_r1cs *cs,
+                            uint64_t seed, cz_pool *pool, char *msg, size_t msglen);
+void cz_be_dev_pk_free(cz_be *b, void *dev_pk);
 
 cz_err cz_be_worker_create(cz_be *b, cz_be_worker **out, char *msg, size_t msglen);
 void cz_be_worker_destroy(cz_be_worker *w);

@@ -9,6 +9,7 @@
 #define CZ_BACKEND_BACKEND_OPS_H
 
 #include "backend/backend.h"
+#include "util/pool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,6 +39,13 @@ typedef struct {
      * backend.c expands it on the host and calls prove). Errors as prove. */
     cz_err (*prove_bits)(void *w, void *key, const cz_fr *compact, const cz_fr *r, const cz_fr *s,
                          cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen);
+    /* the insecure seeded test setup on `device` (cz_be_setup_insecure):
+     * vk on the host, the five query arrays in a device key (*dev_pk, a
+     * cz_cuda_pk_dev, freed with dev_pk_free), their lengths in n[0..4]
+     * (h, l, a, b_g1, b_g2) */
+    cz_err (*setup_insecure)(int device, cz_groth16_vk *vk, void **dev_pk, size_t n[5], const cz_r1cs *cs,
+                             uint64_t seed, cz_pool *pool, char *msg, size_t msglen);
+    void (*dev_pk_free)(void *dev_pk);
 } cz_be_ops;
 
 #ifdef __CUDACC__

@@ -19,7 +19,9 @@
  * [synthesis] threads for key loading and the witness check; [gpus] backend
  * (auto: CUDA where a device is found, else the CPU) on the first of
  * devices (device 0 when empty; further devices are warned about and not
- * used yet), vram_margin_mib, gpu_workers_per_device = proving workers on
+ * used yet), vram_margin_mib, synth_cpu_setup (the synthetic circuits'
+ * keys from the CPU setup: by default a CUDA backend makes them on the GPU,
+ * without a host copy), gpu_workers_per_device = proving workers on
  * CUDA (one on the CPU), gpu_threads = host threads per proving worker (0 =
  * all CPUs);
  * [pipeline] max_gpu_queue_depth = synthesized partitions that may wait for
@@ -309,6 +311,7 @@ int main(int argc, char **argv)
     eo.backend = (cz_backend_kind)cfg.backend;
     eo.device = cfg.n_devices ? cfg.devices[0] : 0;
     eo.vram_margin = cfg.vram_margin_bytes;
+    eo.synth_cpu_setup = cfg.synth_cpu_setup;
     eo.gpu_workers = cfg.gpu_workers_per_device;
     if (cfg.n_devices > 1 && eo.backend != CZ_BACKEND_CPU)
         logf_(3, "gpus.devices lists %d devices; this version drives one, device %d", cfg.n_devices, eo.device);

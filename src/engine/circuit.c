@@ -21,6 +21,7 @@
 #include "formats/wtns.h"
 #include "r1cs/pce.h"
 #include "util/clock.h"
+#include "util/log.h"
 
 void cz__cache_init(cz_circuit_cache *c, const char *dir, cz_be *be)
 {
@@ -35,6 +36,9 @@ static void unload(cz_circuit_cache *c, cz_circuit *ci)
 {
     if (ci->bk) cz_be_release(c->be, ci->bk); /* before the host keys it was made from */
     ci->bk = NULL;
+    if (ci->dev_pk) cz_be_dev_pk_free(c->be, ci->dev_pk); /* after the last release of its key */
+    ci->dev_pk = NULL;
+    ci->dev_key_bytes = 0;
     if (ci->type == CZ_CIRC_PARAMS) cz_pce_close(&ci->cs);
     else if (ci->type == CZ_CIRC_SYNTH) cz_r1cs_free(&ci->cs);
     cz_groth16_pk_free(&ci->pk);
@@ -167,8 +171,15 @@ void cz__cache_release(cz_circuit_cache *c, cz_circuit *ci)
     }
 }
 
-static cz_err load_files(cz_circuit *ci, const char *dir, cz_pool *pool, char *msg, size_t msglen)
+/* 1 when a synthetic circuit's key is made on the GPU */
+static int synth_on_device(const cz_circuit_cache *c)
 {
+    return c->be && cz_be_kind(c->be) == CZ_BACKEND_CUDA && !c->synth_cpu_setup;
+}
+
+static cz_err load_files(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, char *msg, size_t msglen)
+{
+    const char *dir = c->dir;
     char path[sizeof ((cz_circuit_cache *)0)->dir + CZ_CIRCUIT_ID_MAX + 16];
     cz_err e;
     if (ci->type == CZ_CIRC_ZKEY) {
@@ -189,7 +200,19 @@ static cz_err load_files(cz_circuit *ci, const char *dir, cz_pool *pool, char *m
         sp.n_public = CZ_SYNTH_PUBLIC;
         if ((e = cz_synth_generate(&ci->cs, &w, &sp, msg, msglen))) return e;
         free(w);
-        if ((e = cz_groth16_setup_insecure(&ci->pk, &ci->cs, 1, pool, msg, msglen))) return e;
+        if (synth_on_device(c)) {
+            double t0 = cz_now_ms();
+            if ((e = cz_be_setup_insecure(c->be, &ci->pk, &ci->dev_pk, &ci->dev_key_bytes, &ci->cs, 1, pool, msg,
+                                          msglen)))
+                return e;
+            cz_log(CZ_LOG_INFO, (const char *const[]){"circuit_id", ci->key, NULL},
+                   "%s: key made on %s by the insecure setup in %.1f s (%.2f GiB of points in device memory); it "
+                   "has no host copy, so this circuit has no CPU fallback ([gpus] synth_cpu_setup = true makes it "
+                   "on the CPU)",
+                   ci->key, cz_be_name(c->be), (cz_now_ms() - t0) / 1000, ci->dev_key_bytes / 1073741824.0);
+        } else if ((e = cz_groth16_setup_insecure(&ci->pk, &ci->cs, 1, pool, msg, msglen))) {
+            return e;
+        }
     } else {
         snprintf(path, sizeof path, "%s/%s.pce", dir, ci->key);
         if ((e = cz_pce_open(&ci->cs, path, 1, msg, msglen))) return e;
@@ -198,8 +221,10 @@ static cz_err load_files(cz_circuit *ci, const char *dir, cz_pool *pool, char *m
     }
     ci->n_vars = ci->cs.n_vars;
     ci->n_inputs = ci->cs.n_inputs;
-    ci->size_bytes = (ci->pk.n_h + ci->pk.n_l + ci->pk.n_a + ci->pk.n_b_g1) * sizeof(cz_g1_aff) +
-                     ci->pk.n_b_g2 * sizeof(cz_g2_aff);
+    /* host bytes: a key made on the device has none of its points here */
+    ci->size_bytes = ci->dev_pk ? 0
+                                : (ci->pk.n_h + ci->pk.n_l + ci->pk.n_a + ci->pk.n_b_g1) * sizeof(cz_g1_aff) +
+                                      ci->pk.n_b_g2 * sizeof(cz_g2_aff);
     for (int m = 0; m < 3; m++)
         ci->size_bytes += (ci->cs.m[m].n_rows + 1) * 8 + ci->cs.m[m].nnz * (4 + ci->cs.m[m].cidx_bytes);
     snprintf(path, sizeof path, "%s/%s.vk", dir, ci->key);
@@ -253,7 +278,7 @@ cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64
     }
     ci->loading = 1;
     pthread_mutex_unlock(&c->mu);
-    cz_err e = load_files(ci, c->dir, pool, msg, msglen);
+    cz_err e = load_files(c, ci, pool, msg, msglen);
     if (!e) {
         cz_be_circuit bc = {0};
         if (ci->type == CZ_CIRC_ZKEY) {
@@ -261,6 +286,7 @@ cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64
         } else {
             bc.pk = &ci->pk;
             bc.cs = &ci->cs;
+            bc.dev_pk = ci->dev_pk; /* NULL unless made on the device */
         }
         char m[512];
         if ((e = cz_be_load(c->be, &bc, &ci->bk, m, sizeof m)))
@@ -380,7 +406,8 @@ uint64_t cz__circuit_key_estimate(cz_circuit_cache *c, const cz_circuit *ci)
 {
     char p[sizeof c->dir + CZ_CIRCUIT_ID_MAX + 16];
     if (ci->type == CZ_CIRC_SYNTH)
-        return ((uint64_t)1 << ci->log2) * CZ_SYNTH_KEY_BYTES_PER_ROW;
+        return ((uint64_t)1 << ci->log2) *
+               (synth_on_device(c) ? CZ_SYNTH_DEVKEY_BYTES_PER_ROW : CZ_SYNTH_KEY_BYTES_PER_ROW);
     if (ci->type == CZ_CIRC_ZKEY) {
         snprintf(p, sizeof p, "%s/%s.zkey", c->dir, ci->key);
         return file_size(p);

@@ -10,6 +10,14 @@
  *                   2^log2), keys from the INSECURE seeded test setup,
  *                   made in memory on first use. Benchmark-only. Its cache
  *                   key is "synth-<log2>" (every partition count shares it).
+ *                   On a CUDA backend the key is made on the GPU
+ *                   (cz_be_setup_insecure: the same key for the same seed)
+ *                   and adopted there: its points have NO HOST COPY (the
+ *                   host keeps the vk, the sizes and the constraint system),
+ *                   so the circuit has no CPU fallback and a partition the
+ *                   device cannot prove fails with a message saying so.
+ *                   The cache's synth_cpu_setup = 1 makes it on the CPU
+ *                   (and uploads it) as on the CPU backend.
  * A circuit_id that is not a plain file name (a '/', "..", a leading '.',
  * control characters, more than 100 bytes) is refused.
  *
@@ -65,6 +73,9 @@ typedef struct cz_circuit {
     cz_zkey zk;               /* ZKEY */
     cz_groth16_pvk pvk;
     cz_be_key *bk;            /* the keys in the cache's backend */
+    void *dev_pk;             /* SYNTH on CUDA: the key's points, made on the device (cz_be_setup_insecure;
+                               * pk then holds the vk and lengths only); freed after bk's release */
+    uint64_t dev_key_bytes;   /* their device bytes */
     uint64_t n_vars, n_inputs;
     cz_mem_ws ws;             /* one partition's working set (membudget.h), set by the load */
     uint64_t acct_bytes;      /* size_bytes while loaded, as the budget counts it (cache lock) */
@@ -80,6 +91,7 @@ typedef struct {
     pthread_cond_t cv;
     cz_circuit *head;
     cz_be *be;                /* where loaded keys go (set before the first load) */
+    int synth_cpu_setup;      /* 1: synthetic keys from the CPU setup even on a CUDA backend */
     char dir[4096];
 } cz_circuit_cache;
 
@@ -119,8 +131,13 @@ uint64_t cz__cache_unload_claimed(cz_circuit_cache *c, cz_circuit *ci);
 /* what loading ci will take, before it is loaded: the file sizes (.params +
  * .pce, or .zkey), or for the synthetic circuit of 2^log2 rows 2^log2 *
  * CZ_SYNTH_KEY_BYTES_PER_ROW (its keys and system measured 477 bytes a row
- * at 2^10 and 2^11): an estimate the real size replaces once loaded */
+ * at 2^10 and 2^11), or with its key made on the GPU (nothing of the key's
+ * points on the host) 2^log2 * CZ_SYNTH_DEVKEY_BYTES_PER_ROW: the system
+ * (about 56 bytes a row) and the setup's scalars while it runs ((m + 3
+ * n_vars) * 32, about 128 bytes a row): an estimate the real size replaces
+ * once loaded */
 #define CZ_SYNTH_KEY_BYTES_PER_ROW 480
+#define CZ_SYNTH_DEVKEY_BYTES_PER_ROW 192
 uint64_t cz__circuit_key_estimate(cz_circuit_cache *c, const cz_circuit *ci);
 /* a malloc'ed snapshot of the entries */
 size_t cz__cache_snapshot(cz_circuit_cache *c, cz_srs_status **out);

@@ -1069,6 +1069,7 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_opts *o, char *msg, siz
         return be_err;
     }
     e->cache.be = e->be;
+    e->cache.synth_cpu_setup = e->o.synth_cpu_setup;
     if (e->o.state_dir[0]) {
         cz_err je = restore(e, msg, msglen);
         if (je) {

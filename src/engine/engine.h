@@ -93,6 +93,10 @@ typedef struct {
     int device;                 /* CUDA device index */
     uint64_t vram_margin;       /* CUDA: device bytes kept out of the budget; 0 = the backend's default */
     int gpu_workers;            /* proving workers on a CUDA backend; 0 = prove_workers */
+    /* the synthetic circuits' keys: on a CUDA backend made on the GPU (no
+     * host copy of their points, so no CPU fallback: circuit.h) unless this
+     * is 1, which makes them with the CPU setup as on the CPU backend */
+    int synth_cpu_setup;
     /* host memory (membudget.h): the budget in bytes for keys and partitions
      * in flight (0 = no limit), and how long a loaded key must have been idle
      * before memory pressure evicts it */

@@ -43,7 +43,9 @@
  * result_retention, verify_proofs, max_message_size, tls_cert, tls_key;
  * gpus.backend ("auto", "cpu", "cuda"; default "auto") and
  * gpus.vram_margin_mib (an integer count of MiB, default 512, 0 = the
- * default, at most 1048576); synthesis.throttle; logging.format "text". */
+ * default, at most 1048576), gpus.synth_cpu_setup (a boolean, default
+ * false: on a CUDA backend the synthetic circuits' keys are made on the
+ * GPU); synthesis.throttle; logging.format "text". */
 #include "server/config.h"
 
 #include <ctype.h>
@@ -94,6 +96,7 @@ void cz_config_defaults(cz_config *c)
     c->synthesis_throttle = 1;
     c->backend = CZ_BACKEND_AUTO;
     c->vram_margin_bytes = CZ_BE_VRAM_MARGIN_DEFAULT;
+    c->synth_cpu_setup = 0;
 }
 
 /* ---- value readers ---- */
@@ -448,6 +451,7 @@ static const keydef keys[] = {
     {"gpus", "gpu_workers_per_device", K_INT_MIN1, F(gpu_workers_per_device), NULL},
     {"gpus", "backend", K_BACKEND, 0, 0, NULL},
     {"gpus", "vram_margin_mib", K_VRAM_MARGIN, 0, 0, NULL},
+    {"gpus", "synth_cpu_setup", K_BOOL, F(synth_cpu_setup), NULL},
     {"scheduler", "max_batch_size", K_INT, F(max_batch_size), NULL},
     {"scheduler", "max_batch_wait_ms", K_INT, F(max_batch_wait_ms), NULL},
     {"scheduler", "sort_by_type", K_BOOL, F(sort_by_type), NULL},

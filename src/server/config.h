@@ -54,6 +54,8 @@ typedef struct cz_config {
     int backend;              /* [gpus] backend: ours, a cz_backend_kind ("auto", "cpu", "cuda"), default auto */
     uint64_t vram_margin_bytes; /* [gpus] vram_margin_mib: ours, device memory kept out of the
                                  * CUDA budget, default 512 MiB (0 reads as the default) */
+    int synth_cpu_setup;      /* [gpus] synth_cpu_setup: ours, the synthetic circuits' keys from the CPU
+                               * setup on a CUDA backend too (default false: made on the GPU) */
 } cz_config;
 
 /* every field to its documented default */

@@ -432,8 +432,13 @@ static uint64_t vram_used(void)
 static void case_tiers(void)
 {
     char msg[600], what[96];
-    circ c;
-    if (!make_circ(&c, (1 << 17) - 4, 3, 0, 1717, 1)) return;
+    circ c, cz; /* the same system and witness; cz's roots from 5, for the zkey path */
+    if (!make_circ(&c, (1 << 17) - 4, 3, 0, 1717, 0)) return;
+    if (!make_circ(&cz, (1 << 17) - 4, 3, 5, 1717, 1)) {
+        free_circ(&c);
+        free_circ(&cz);
+        return;
+    }
     uint64_t need = c.cs.n_vars * sizeof(cz_fr);
     CHECK_MSG(need >= ((uint64_t)2 << 20), "tiers: the witness (%llu bytes) is too small for a partial stage",
               (unsigned long long)need);
@@ -448,19 +453,20 @@ static void case_tiers(void)
         CHECK_MSG(0, "tiers: second witness: %s", msg);
         free(w2);
         free_circ(&c);
+        free_circ(&cz);
         return;
     }
     CHECK_MSG(memcmp(w2, c.w, need), "tiers: the second witness is the first");
     cz_be_stats s0;
     cz_be_get_stats(gpu, &s0);
-    for (int z = 0; z < 2 && c.have_zk; z++) {
+    for (int z = 0; z < 2 && cz.have_zk; z++) {
         const char *path = z ? "zkey" : "bellperson";
-        cz_be_circuit bc = {.pk = &c.pk, .cs = &c.cs}, zc = {.zpk = &c.zk.pk};
+        cz_be_circuit bc = {.pk = &c.pk, .cs = &c.cs}, zc = {.zpk = &cz.zk.pk};
         const cz_be_circuit *cc = z ? &zc : &bc;
         cz_groth16_pvk zpvk;
         const cz_groth16_pvk *pvk = &c.pvk;
         if (z) {
-            CHECK(cz_groth16_prepare_vk(&zpvk, &c.zk.pk.vk) == CZ_OK);
+            CHECK(cz_groth16_prepare_vk(&zpvk, &cz.zk.pk.vk) == CZ_OK);
             pvk = &zpvk;
         }
         size_t np = c.cs.n_inputs - 1;
@@ -535,9 +541,10 @@ static void case_tiers(void)
         cz_be_release(cpu, kc);
         if (z) cz_groth16_pvk_free(&zpvk);
     }
-    CHECK_MSG(c.have_zk, "tiers: no zkey");
+    CHECK_MSG(cz.have_zk, "tiers: no zkey");
     free(w2);
     free_circ(&c);
+    free_circ(&cz);
 }
 
 /* two workers, two threads, one device */

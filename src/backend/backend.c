@@ -316,6 +316,15 @@ static cz_err prove_cpu(cz_be_worker *w, const cz_be_circuit *c, const cz_fr *wi
     return e;
 }
 
+/* a proof made (on the CPU when fell_back) */
+static void count_proof(cz_be *b, int fell_back)
+{
+    pthread_mutex_lock(&b->mu);
+    b->proofs++;
+    b->fallbacks += (uint64_t)fell_back;
+    pthread_mutex_unlock(&b->mu);
+}
+
 cz_err cz_be_prove(cz_be_worker *w, cz_be_key *k, const cz_fr *wit, const cz_fr *r, const cz_fr *s,
                    cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
 {
@@ -344,12 +353,7 @@ cz_err cz_be_prove(cz_be_worker *w, cz_be_key *k, const cz_fr *wit, const cz_fr 
         tm.on_cpu = b->ops != NULL;
         fell_back = b->ops != NULL;
     }
-    if (!e) {
-        pthread_mutex_lock(&b->mu);
-        b->proofs++;
-        b->fallbacks += (uint64_t)fell_back;
-        pthread_mutex_unlock(&b->mu);
-    }
+    if (!e) count_proof(b, fell_back);
     if (t) *t = tm;
     return e;
 }
@@ -396,12 +400,7 @@ cz_err cz_be_prove_bits(cz_be_worker *w, cz_be_key *k, const cz_fr *compact, con
     } else if (e) {
         cz_fail(e, msg, msglen, "%s", dm);
     }
-    if (!e) {
-        pthread_mutex_lock(&b->mu);
-        b->proofs++;
-        b->fallbacks += (uint64_t)fell_back;
-        pthread_mutex_unlock(&b->mu);
-    }
+    if (!e) count_proof(b, fell_back);
     if (t) *t = tm;
     return e;
 }

@@ -324,10 +324,9 @@ struct __align__(8) cz_mont {
         hi1[N - 1] = c.addc(hi1[N - 1], 0);
     }
 
-    template <bool FAST>
-    CZ_HD static void row(uint32_t *E, uint32_t *O, const uint32_t *a, const uint32_t *p, uint32_t bi)
+    /* the product part of a row: T / 2^32 + a bi, as O + 2^32 E */
+    CZ_HD static void row_prod(cz__chain &c, uint32_t *E, uint32_t *O, const uint32_t *a, uint32_t bi)
     {
-        cz__chain c;
         O[0] = c.add_cc(O[0], E[1]);          /* E[1] sits at word 0 of T/2^32 */
         CZ_UNROLL for (int j = 0; j < N - 2; j += 2) { /* E = odd products + E >> 64 */
             E[j] = c.madc_lo_cc(a[j + 1], bi, E[j + 2]);
@@ -337,6 +336,12 @@ struct __align__(8) cz_mont {
         E[N - 1] = c.madc_hi_cc(a[N - 1], bi, 0);
         cmad_n(c, O, a, bi);                  /* O += even products */
         E[N - 1] = c.addc(E[N - 1], 0);
+    }
+    template <bool FAST>
+    CZ_HD static void row(uint32_t *E, uint32_t *O, const uint32_t *a, const uint32_t *p, uint32_t bi)
+    {
+        cz__chain c;
+        row_prod(c, E, O, a, bi);
         reduce_step<FAST>(c, O, E, p);
     }
     template <bool FAST>
@@ -415,15 +420,7 @@ struct __align__(8) cz_mont {
                            uint32_t bi, uint32_t di)
     {
         cz__chain c;
-        O[0] = c.add_cc(O[0], E[1]);
-        CZ_UNROLL for (int j = 0; j < N - 2; j += 2) {
-            E[j] = c.madc_lo_cc(a[j + 1], bi, E[j + 2]);
-            E[j + 1] = c.madc_hi_cc(a[j + 1], bi, E[j + 3]);
-        }
-        E[N - 2] = c.madc_lo_cc(a[N - 1], bi, 0);
-        E[N - 1] = c.madc_hi_cc(a[N - 1], bi, 0);
-        cmad_n(c, O, a, bi);
-        E[N - 1] = c.addc(E[N - 1], 0);
+        row_prod(c, E, O, a, bi);
         add_prod(O, E, c2, di);
         reduce_step<true>(c, O, E, p);
     }

@@ -52,6 +52,18 @@ static void unload(cz_circuit_cache *c, cz_circuit *ci)
     ci->size_bytes = 0;
 }
 
+/* unloads ci, claimed by the caller (loading set), and wakes the waiters */
+static void unload_claimed(cz_circuit_cache *c, cz_circuit *ci)
+{
+    unload(c, ci);
+    pthread_mutex_lock(&c->mu);
+    ci->acct_bytes = 0;
+    ci->loading = 0;
+    ci->evict_pending = 0;
+    pthread_cond_broadcast(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
 void cz__cache_destroy(cz_circuit_cache *c)
 {
     cz_circuit *ci = c->head;
@@ -161,13 +173,7 @@ void cz__cache_release(cz_circuit_cache *c, cz_circuit *ci)
     }
     pthread_mutex_unlock(&c->mu);
     if (drop) {
-        unload(c, ci);
-        pthread_mutex_lock(&c->mu);
-        ci->acct_bytes = 0;
-        ci->loading = 0;
-        ci->evict_pending = 0;
-        pthread_cond_broadcast(&c->cv);
-        pthread_mutex_unlock(&c->mu);
+        unload_claimed(c, ci);
     }
 }
 
@@ -386,13 +392,7 @@ cz_circuit *cz__cache_claim_idle(cz_circuit_cache *c, uint64_t min_idle_ms, cons
 uint64_t cz__cache_unload_claimed(cz_circuit_cache *c, cz_circuit *ci)
 {
     uint64_t sz = ci->size_bytes;
-    unload(c, ci);
-    pthread_mutex_lock(&c->mu);
-    ci->acct_bytes = 0;
-    ci->loading = 0;
-    ci->evict_pending = 0;
-    pthread_cond_broadcast(&c->cv);
-    pthread_mutex_unlock(&c->mu);
+    unload_claimed(c, ci);
     return sz;
 }
 

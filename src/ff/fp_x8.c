@@ -224,22 +224,6 @@ TGT static inline void sub52(V R[8], const V X[8], const V Y[8])
     }
 }
 
-/* R = 2X mod p for X < p */
-TGT static inline void dbl52(V R[8], const V X[8])
-{
-    const V mask = _mm512_set1_epi64((long long)MASK52);
-    const V zero = _mm512_setzero_si512();
-    V T[8], br = zero;
-    add52(T, X, X);
-    for (int j = 0; j < 8; j++) {
-        V s = _mm512_sub_epi64(_mm512_sub_epi64(T[j], _mm512_set1_epi64((long long)P52[j])), br);
-        br = _mm512_srli_epi64(s, 63);
-        R[j] = _mm512_and_si512(s, mask);
-    }
-    __mmask8 keep = _mm512_cmpneq_epi64_mask(br, zero);
-    for (int j = 0; j < 8; j++) R[j] = _mm512_mask_blend_epi64(keep, R[j], T[j]);
-}
-
 /* digits of coordinate c (0 or 1) of eight cz_fp2, shifted by sh */
 TGT static inline void fp2_digits(V D[8], const cz_fp2 in[8], int c, int sh)
 {
@@ -258,47 +242,126 @@ TGT static inline void fp2_store(cz_fp2 out[8], const V D0[8], const V D1[8])
     store_limbs_st(out[0].c1.l, 2 * CZ_FP_LIMBS, L);
 }
 
-/* the same on digits: R = A (shifted by 32, < 2^414 per coordinate sum)
- * times B, both Fp2 as two digit arrays */
+/* ---- lazy reduction: double-width products, one reduction per output ----
+ * T (sixteen digits, each a signed 64-bit accumulator) holds an integer
+ * with a multiple of 2^32 folded in (one operand is packed shifted by 32),
+ * and redc16 returns T / 2^416 mod p: eight rounds that add q·p·2^(52 i) to
+ * clear digit i, then the top eight digits. The accumulators may go
+ * negative digit by digit (differences of products); the carries are then
+ * arithmetic shifts, which divide exactly since a cleared digit is a
+ * multiple of 2^52, and the low 52 bits that VPMADD52LUQ takes for q are
+ * the digit mod 2^52 either way. Only the whole value must be >= 0, and
+ * below 2^416·p so that the result (T + Q p) / 2^416 < 2p and one
+ * conditional subtraction reduces it fully. */
+
+/* T += A·B (A, B digits < 2^52) */
+TGT static inline void mac8x8(V T[16], const V A[8], const V B[8])
+{
+    for (int i = 0; i < 8; i++) {
+        for (int j = 0; j < 8; j++) T[i + j] = _mm512_madd52lo_epu64(T[i + j], A[j], B[i]);
+        for (int j = 0; j < 8; j++) T[i + j + 1] = _mm512_madd52hi_epu64(T[i + j + 1], A[j], B[i]);
+    }
+}
+
+/* R[g] = T[g] / 2^416 mod p, fully reduced, for NG values side by side */
+#define REDC_BODY(NG)                                                          \
+    const V zero = _mm512_setzero_si512();                                     \
+    const V mask = _mm512_set1_epi64((long long)MASK52);                       \
+    const V n0 = _mm512_set1_epi64((long long)N0_52);                          \
+    V P[8];                                                                    \
+    for (int j = 0; j < 8; j++) P[j] = _mm512_set1_epi64((long long)P52[j]);   \
+    _Pragma("GCC unroll 8")                                                    \
+    for (int i = 0; i < 8; i++) {                                              \
+        for (int g = 0; g < NG; g++) {                                         \
+            V q = _mm512_madd52lo_epu64(zero, T[g][i], n0);                    \
+            for (int j = 0; j < 8; j++)                                        \
+                T[g][i + j] = _mm512_madd52lo_epu64(T[g][i + j], q, P[j]);     \
+            for (int j = 0; j < 8; j++)                                        \
+                T[g][i + j + 1] = _mm512_madd52hi_epu64(T[g][i + j + 1], q, P[j]); \
+            T[g][i + 1] = _mm512_add_epi64(T[g][i + 1], _mm512_srai_epi64(T[g][i], 52)); \
+        }                                                                      \
+    }                                                                          \
+    for (int g = 0; g < NG; g++) {                                             \
+        V *U = &T[g][8];                                                       \
+        for (int j = 0; j < 7; j++) {                                          \
+            U[j + 1] = _mm512_add_epi64(U[j + 1], _mm512_srai_epi64(U[j], 52)); \
+            U[j] = _mm512_and_si512(U[j], mask);                               \
+        }                                                                      \
+        V S[8], br = zero;                                                     \
+        for (int j = 0; j < 8; j++) {                                          \
+            V s = _mm512_sub_epi64(_mm512_sub_epi64(U[j], P[j]), br);          \
+            br = _mm512_srli_epi64(s, 63);                                     \
+            S[j] = _mm512_and_si512(s, mask);                                  \
+        }                                                                      \
+        __mmask8 keep = _mm512_cmpneq_epi64_mask(br, zero);                    \
+        for (int j = 0; j < 8; j++)                                            \
+            R[g][j] = _mm512_mask_blend_epi64(keep, S[j], U[j]);               \
+    }
+
+TGT static inline void redc16_x1(V R[1][8], V T[1][16]) { REDC_BODY(1) }
+TGT static inline void redc16_x2(V R[2][8], V T[2][16]) { REDC_BODY(2) }
+
+/* p·2^413 in radix 2^52: a multiple of p above any a1·b1·2^32 (a1, b1 < p),
+ * added to c0 = t0 - t1 to keep it non-negative */
+static const uint64_t K52[16] = {
+    0, 0, 0, 0, 0, 0, 0, 0x6000000000000ULL,
+    0xfdffffffff555ULL, 0xffd62a7ffff73ULL, 0xed61ec483d57fULL, 0xa257ece61a541ULL,
+    0xaec8ee9709e70ULL, 0x6374f6c869759ULL, 0x23d472ffcd349ULL, 0x3402ULL};
+
+/* R = A·B in Fp2 on digits, A = (A0, A1) packed shifted by 32 (each < p·2^32),
+ * B = (B0, B1) reduced. Karatsuba with lazy reduction: the double-width
+ * t0 = A0 B0, t1 = A1 B1, then c1 = (A0 + A1)(B0 + B1) - t0 - t1 (accumulated
+ * onto -(t0 + t1)) and c0 = t0 - t1 + p·2^413, and two reductions instead of
+ * three, with no modular subtractions. Bounds: c1 = (a0 b1 + a1 b0)·2^32 <
+ * 2p²·2^32 and c0 < p²·2^32 + p·2^413 < p·2^414, both below 2^416·p. */
 TGT static inline void fp2mul52(V R0[8], V R1[8], const V A0[8], const V A1[8], const V B0[8], const V B1[8])
 {
-    V A[3][8], B[3][8], R[3][8];
-    for (int j = 0; j < 8; j++) {
-        A[0][j] = A0[j];
-        A[1][j] = A1[j];
-        B[0][j] = B0[j];
-        B[1][j] = B1[j];
+    const V zero = _mm512_setzero_si512();
+    V T0[16], T1[16], C[2][16], SA[8], SB[8], R[2][8];
+    for (int k = 0; k < 16; k++) T0[k] = T1[k] = zero;
+    mac8x8(T0, A0, B0);
+    mac8x8(T1, A1, B1);
+    add52(SA, A0, A1); /* < 2^414 */
+    add52(SB, B0, B1); /* < 2p */
+    for (int k = 0; k < 16; k++) {
+        C[0][k] = _mm512_add_epi64(_mm512_sub_epi64(T0[k], T1[k]), _mm512_set1_epi64((long long)K52[k]));
+        C[1][k] = _mm512_sub_epi64(zero, _mm512_add_epi64(T0[k], T1[k]));
     }
-    add52(A[2], A0, A1);
-    add52(B[2], B0, B1);
-    mont_x16(R, (const V(*)[8])A, (const V(*)[8])B);
-    mont_x8((V(*)[8])R[2], (const V(*)[8])A[2], (const V(*)[8])B[2]);
-    sub52(R0, R[0], R[1]);
-    sub52(R1, R[2], R[0]);
-    sub52(R1, R1, R[1]);
+    mac8x8(C[1], SA, SB);
+    redc16_x2(R, C);
+    for (int j = 0; j < 8; j++) {
+        R0[j] = R[0][j];
+        R1[j] = R[1][j];
+    }
 }
 
-/* R = D 2^32 on digits (D < p, so the result < 2^413 fits eight digits) */
-TGT static inline void shl32_52(V R[8], const V D[8])
+/* R = D 2^sh on digits (sh 32 or 33; D < p, so the result < 2^414 fits
+ * eight digits) */
+TGT static inline void shl_52(V R[8], const V D[8], int sh)
 {
     const V mask = _mm512_set1_epi64((long long)MASK52);
-    R[0] = _mm512_and_si512(_mm512_slli_epi64(D[0], 32), mask);
+    R[0] = _mm512_and_si512(SHL(D[0], sh), mask);
     for (int j = 1; j < 8; j++)
-        R[j] = _mm512_and_si512(_mm512_or_si512(_mm512_slli_epi64(D[j], 32), _mm512_srli_epi64(D[j - 1], 20)), mask);
+        R[j] = _mm512_and_si512(_mm512_or_si512(SHL(D[j], sh), SHL(D[j - 1], sh - 52)), mask);
 }
+#define shl32_52(R, D) shl_52((R), (D), 32)
 
-/* R = X^2 for X (reduced digits, not shifted) in Fp2 */
+/* R = X^2 for X (reduced digits, not shifted) in Fp2: (x0 + x1)(x0 - x1)
+ * and (2 x0) x1, the doubling folded into the shift (x0 2^33 < 2^414) */
 TGT static inline void fp2sqr52(V R0[8], V R1[8], const V X0[8], const V X1[8])
 {
-    V A[2][8], B[2][8], R[2][8], S1[8];
-    shl32_52(A[1], X0);
+    V A[2][8], B[2][8], R[2][8], S0[8], S1[8];
+    shl32_52(S0, X0);
     shl32_52(S1, X1);
-    add52(A[0], A[1], S1);
+    add52(A[0], S0, S1);
+    shl_52(A[1], X0, 33);
     sub52(B[0], X0, X1);
     for (int j = 0; j < 8; j++) B[1][j] = X1[j];
     mont_x16(R, (const V(*)[8])A, (const V(*)[8])B);
-    for (int j = 0; j < 8; j++) R0[j] = R[0][j];
-    dbl52(R1, R[1]);
+    for (int j = 0; j < 8; j++) {
+        R0[j] = R[0][j];
+        R1[j] = R[1][j];
+    }
 }
 
 /* digits of the eight cz_fp at p + i·stride words */
@@ -351,44 +414,27 @@ TGT void cz__fp2_chord_x8_ifma(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, cons
     st52(o[1].c1.l, ps, Y1);
 }
 
-/* Karatsuba: t0 = a0 b0, t1 = a1 b1, s = (a0 + a1)(b0 + b1) (t0 and t1 side
- * by side, then s; three at once spilled registers); c0 = t0 - t1, c1 = s - t0 - t1. The sums are not reduced:
- * a0 + a1 < 2p, so the shifted operand is < 2^414 and the other < 2p, which
- * keeps each product's result below 2p (see the top of this file: A B /
- * 2^416 < p/2), so the one conditional subtraction still reduces fully. */
+/* Karatsuba with lazy reduction (fp2mul52) */
 TGT void cz__fp2_mul_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8])
 {
-    V A[3][8], B[3][8], R[3][8], C0[8], C1[8];
-    fp2_digits(A[0], a, 0, 32);
-    fp2_digits(A[1], a, 1, 32);
-    fp2_digits(B[0], b, 0, 0);
-    fp2_digits(B[1], b, 1, 0);
-    add52(A[2], A[0], A[1]);
-    add52(B[2], B[0], B[1]);
-    mont_x16(R, (const V(*)[8])A, (const V(*)[8])B);
-    mont_x8((V(*)[8])R[2], (const V(*)[8])A[2], (const V(*)[8])B[2]);
-    sub52(C0, R[0], R[1]);
-    sub52(C1, R[2], R[0]);
-    sub52(C1, C1, R[1]);
+    V A0[8], A1[8], B0[8], B1[8], C0[8], C1[8];
+    fp2_digits(A0, a, 0, 32);
+    fp2_digits(A1, a, 1, 32);
+    fp2_digits(B0, b, 0, 0);
+    fp2_digits(B1, b, 1, 0);
+    fp2mul52(C0, C1, A0, A1, B0, B1);
     fp2_store(out, C0, C1);
 }
 
-/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: two products side by side */
+/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: two products side by side
+ * (fp2sqr52) */
 TGT void cz__fp2_sqr_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8])
 {
-    V A[2][8], B[2][8], R[2][8], X0[8], X1[8], C1[8];
-    V L[6];
-    load_limbs_st(L, a[0].c0.l, 2 * CZ_FP_LIMBS);
-    limbs_to_52(A[1], L, 32);  /* a0 2^32 */
-    limbs_to_52(X0, L, 0);     /* a0 */
-    load_limbs_st(L, a[0].c1.l, 2 * CZ_FP_LIMBS);
-    limbs_to_52(X1, L, 32);    /* a1 2^32 */
-    limbs_to_52(B[1], L, 0);   /* a1 */
-    add52(A[0], A[1], X1);     /* (a0 + a1) 2^32 < 2^414 */
-    sub52(B[0], X0, B[1]);     /* a0 - a1 mod p */
-    mont_x16(R, (const V(*)[8])A, (const V(*)[8])B);
-    dbl52(C1, R[1]);
-    fp2_store(out, R[0], C1);
+    V X0[8], X1[8], C0[8], C1[8];
+    fp2_digits(X0, a, 0, 0);
+    fp2_digits(X1, a, 1, 0);
+    fp2sqr52(C0, C1, X0, X1);
+    fp2_store(out, C0, C1);
 }
 
 TGT void cz__fp_mul_x8_ifma(cz_fp out[8], const cz_fp a[8], const cz_fp b[8])

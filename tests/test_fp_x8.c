@@ -9,7 +9,9 @@
  * cz_fp2_sqr_x8) are checked lane by lane against cz_fp2_mul / cz_fp2_sqr
  * on pairs of the same edge values (so that a0 + a1 nears 2p and a0 - a1
  * wraps) and random ones, with aliased outputs, through every path, and
- * so are the eight chord steps of cz_fp2_chord_x8. */
+ * so are the eight chord steps of cz_fp2_chord_x8 and the batch inversion
+ * cz_fp2_inv_x8 (against cz_fp2_inv, on the same values, one to five
+ * groups at a time). */
 #include <gmp.h>
 #include <string.h>
 #include "testutil.h"
@@ -201,6 +203,40 @@ static void check_chord(const cz_fp2 *a, const cz_fp2 *b, int n, int have_ifma)
     }
 }
 
+/* cz_fp2_inv_x8 (IFMA, fallback, dispatch) against cz_fp2_inv entry by
+ * entry, over runs of ng = 1..5 groups of the n (multiple of 8) non-zero
+ * values (zero entries are replaced by one, as the MSM does) */
+static void check_inv(const cz_fp2 *a, int n, int have_ifma)
+{
+    static cz_fp2 d[40], ref[40], o[40];
+    static uint64_t scratch[40 * CZ_FP2_INV_X8_SCRATCH / 8 + 1];
+    int ng = 1;
+    for (int base = 0; base + 8 <= n; base += 8 * ng, ng = ng % 5 + 1) {
+        if (base + 8 * ng > n) ng = (n - base) / 8;
+        int m = 8 * ng;
+        for (int i = 0; i < m; i++) {
+            d[i] = a[base + i];
+            if (cz_fp2_is_zero(&d[i])) cz_fp2_one(&d[i]);
+            cz_fp2_inv(&ref[i], &d[i]);
+        }
+        memcpy(o, d, m * sizeof *o);
+        cz__fp2_inv_x8_scalar(o, scratch, (size_t)ng);
+        for (int i = 0; i < m; i++) CHECK_MSG(same2(&o[i], &ref[i]), "fp2 inv scalar at %d", base + i);
+        memcpy(o, d, m * sizeof *o);
+        cz_fp2_inv_x8(o, scratch, (size_t)ng);
+        for (int i = 0; i < m; i++) CHECK_MSG(same2(&o[i], &ref[i]), "fp2 inv dispatch at %d", base + i);
+#if CZ_FP_X8_IFMA
+        if (have_ifma) {
+            memcpy(o, d, m * sizeof *o);
+            cz__fp2_inv_x8_ifma(o, (char *)scratch + 8, (size_t)ng); /* unaligned scratch */
+            for (int i = 0; i < m; i++) CHECK_MSG(same2(&o[i], &ref[i]), "fp2 inv ifma at %d", base + i);
+        }
+#else
+        (void)have_ifma;
+#endif
+    }
+}
+
 #define NPAIR2 4096
 static cz_fp2 A2[NPAIR2], B2[NPAIR2];
 
@@ -223,6 +259,8 @@ static void run_suite_fp2(cz_rng *rng, int have_ifma)
     while (n % 8) { cz_fp2_random(&A2[n], rng); B2[n] = A2[n]; n++; }
     check_fp2(A2, B2, n, have_ifma);
     check_chord(A2, B2, n, have_ifma);
+    check_inv(A2, n, have_ifma);
+    check_inv(B2, n, have_ifma);
     for (int i = 0; i < 1024; i++) {
         cz_fp2_random(&A2[i], rng);
         if (i % 7 == 0) B2[i] = A2[i];
@@ -231,6 +269,7 @@ static void run_suite_fp2(cz_rng *rng, int have_ifma)
     }
     check_fp2(A2, B2, 1024, have_ifma);
     check_chord(A2, B2, 1024, have_ifma);
+    check_inv(A2, 1024, have_ifma);
 }
 
 #define NPAIR 6400

@@ -17,6 +17,7 @@
 #ifndef CZ_FF_FP_X8_H
 #define CZ_FF_FP_X8_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "ff/ff.h"
 #include "ff/tower.h"
@@ -50,6 +51,19 @@ void cz_fp2_chord_x8(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz_fp2 n
 void cz__fp2_chord_x8_scalar(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz_fp2 num[8],
                              const cz_fp2 inv[8]);
 
+/* den[t] <- 1 / den[t] for t < 8 ng (every den[t] non-zero) in Fp2, by
+ * 1/d = conj(d) / N(d) with the norm N(d) = d0^2 + d1^2 in Fp (non-zero for
+ * d != 0: -1 is not a square mod p): the norms' prefix products (lane t mod 8
+ * keeps its own), one Fp inversion of the eight lane products, and the way
+ * back. scratch: CZ_FP2_INV_X8_SCRATCH bytes per entry (8 ng entries), any
+ * alignment. With IFMA the norms (d0^2 + d1^2 with one reduction), the
+ * chains and conj(d) / N(d) stay in radix 2^52; the fallback does the same
+ * with cz_fp operations. The inverses are unique, so both give the same
+ * bits. */
+#define CZ_FP2_INV_X8_SCRATCH 128
+void cz_fp2_inv_x8(cz_fp2 *den, void *scratch, size_t ng);
+void cz__fp2_inv_x8_scalar(cz_fp2 *den, void *scratch, size_t ng);
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CUZK_NO_ASM)
 #define CZ_FP_X8_IFMA 1
 #else
@@ -77,6 +91,7 @@ void cz__fp52x8_mul(cz_fp52x8 *out, const cz_fp52x8 *a32, const cz_fp52x8 *b);
 void cz__fp2_mul_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8]);
 void cz__fp2_sqr_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8]);
 void cz__fp2_chord_x8_ifma(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz_fp2 num[8], const cz_fp2 inv[8]);
+void cz__fp2_inv_x8_ifma(cz_fp2 *den, void *scratch, size_t ng);
 #endif
 
 #ifdef __cplusplus

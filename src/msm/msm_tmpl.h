@@ -112,8 +112,8 @@ static uint8_t LF(pair_kind)(FE *den, const GT(aff) *a, const GT(aff) *b)
     return LF(S_ZERO);
 }
 
-/* ---- eight products at a time (cz_fp_mul_x8 on G1, cz_fp2_mul_x8 and
- * cz_fp2_sqr_x8 on G2: AVX-512 IFMA where present) ----
+/* ---- eight products at a time (cz_fp_mul_x8 on G1, cz_fp2_chord_x8 and
+ * cz_fp2_inv_x8 on G2: AVX-512 IFMA where present) ----
  * Entry t of a batch sits in lane t mod 8 and every lane keeps its own prefix
  * product, so each step is eight independent products; the eight lane
  * products are inverted together (one inversion, prefix/suffix products of
@@ -156,55 +156,19 @@ static void LF(inv8)(FE *den, FE *pre, size_t ng)
     }
 }
 #else
-/* G2: 1 / d = conj(d) / N(d) with the norm N(d) = d0^2 + d1^2 in Fp
- * (non-zero for d != 0: -1 is not a square mod p), so the lane prefix
- * products and the one inversion run over the Fp norms: 7 Fp products per
- * entry (2 for the norm, 3 for its inverse, 2 for conj(d) / N(d)) where
- * three Fp2 products would cost 9. pre (8 ng Fp2) holds the norms and their
- * prefix products. */
-static void LF(inv8)(FE *den, FE *pre, size_t ng)
-{
-    cz_fp *nrm = (cz_fp *)(void *)pre, *fpre = nrm + 8 * ng;
-    cz_fp sq[16], one, acc[8], ai[8], pre9[9], suf9[9], ip;
-    for (size_t g = 0; g < ng; g++) {
-        for (int l = 0; l < 8; l++) {
-            sq[l] = den[8 * g + l].c0;
-            sq[8 + l] = den[8 * g + l].c1;
-        }
-        cz_fp_mul_x16(sq, sq, sq);
-        for (int l = 0; l < 8; l++) cz_fp_add(&nrm[8 * g + l], &sq[l], &sq[8 + l]);
-    }
-    cz_fp_one(&one);
-    for (int l = 0; l < 8; l++) acc[l] = one;
-    for (size_t g = 0; g < ng; g++) {
-        memcpy(&fpre[8 * g], acc, sizeof acc);
-        cz_fp_mul_x8(acc, acc, &nrm[8 * g]);
-    }
-    pre9[0] = one;
-    suf9[8] = one;
-    for (int l = 0; l < 8; l++) cz_fp_mul(&pre9[l + 1], &pre9[l], &acc[l]);
-    for (int l = 8; l-- > 0;) cz_fp_mul(&suf9[l], &suf9[l + 1], &acc[l]);
-    cz_fp_inv(&ip, &pre9[8]);
-    for (int l = 0; l < 8; l++) {
-        cz_fp_mul(&ai[l], &ip, &pre9[l]);
-        cz_fp_mul(&ai[l], &ai[l], &suf9[l + 1]);
-    }
-    for (size_t g = ng; g-- > 0;) {
-        cz_fp t[16], u[16];
-        cz_fp_mul_x8(u, ai, &fpre[8 * g]); /* 1 / N(d) */
-        cz_fp_mul_x8(ai, ai, &nrm[8 * g]);
-        memcpy(u + 8, u, 8 * sizeof *u);
-        for (int l = 0; l < 8; l++) {
-            t[l] = den[8 * g + l].c0;
-            t[8 + l] = den[8 * g + l].c1;
-        }
-        cz_fp_mul_x16(t, t, u);
-        for (int l = 0; l < 8; l++) {
-            den[8 * g + l].c0 = t[l];
-            cz_fp_neg(&den[8 * g + l].c1, &t[8 + l]);
-        }
-    }
-}
+/* G2: 1 / d = conj(d) / N(d) with the norm N(d) = d0^2 + d1^2 in Fp, so
+ * the lane prefix products and the one inversion run over the Fp norms
+ * (cz_fp2_inv_x8; in radix 2^52 throughout with IFMA). pre holds
+ * PRE_BYTES per entry. */
+static void LF(inv8)(FE *den, FE *pre, size_t ng) { cz_fp2_inv_x8(den, pre, ng); }
+#endif
+
+/* scratch bytes per entry of pre (pair_add, batch8) */
+#undef PRE_BYTES
+#if MSM_G1
+#define PRE_BYTES sizeof(FE)
+#else
+#define PRE_BYTES (sizeof(FE) > CZ_FP2_INV_X8_SCRATCH ? sizeof(FE) : (size_t)CZ_FP2_INV_X8_SCRATCH)
 #endif
 
 enum { LF(L_SKIP), LF(L_ADD), LF(L_DBL) };
@@ -356,17 +320,17 @@ static int LF(bucket_sum_ba)(GT(jac) *res, const GT(aff) *b, size_t nb)
     if (nb < 8 * S) return 0;
     size_t L = nb / S;
     GT(aff) *run = malloc(2 * S * sizeof *run);
-    FE *den = malloc(2 * S * sizeof *den);
+    FE *den = malloc(S * sizeof *den), *pre = malloc(S * PRE_BYTES);
     uint8_t *kind = malloc(S);
-    if (!run || !den || !kind) {
-        free(run); free(den); free(kind);
+    if (!run || !den || !pre || !kind) {
+        free(run); free(den); free(pre); free(kind);
         return 0;
     }
     GT(aff) *sum = run + S;
     for (size_t s = 0; s < 2 * S; s++) GF(aff_set_inf)(&run[s]);
     for (size_t i = L; i-- > 0;) {
-        LF(pair_add)(run, 1, run, 1, b + i, L, S, den, den + S, kind);
-        LF(pair_add)(sum, 1, sum, 1, run, 1, S, den, den + S, kind);
+        LF(pair_add)(run, 1, run, 1, b + i, L, S, den, pre, kind);
+        LF(pair_add)(sum, 1, sum, 1, run, 1, S, den, pre, kind);
     }
     GT(xyzz) tot, r2, acc;
     GF(xyzz_set_inf)(&tot);
@@ -383,7 +347,7 @@ static int LF(bucket_sum_ba)(GT(jac) *res, const GT(aff) *b, size_t nb)
     for (size_t l = L; l > 1; l >>= 1) GF(dbl)(&w, &w);
     GF(xyzz_to_jac)(&t, &tot);
     GF(add)(res, &w, &t);
-    free(run); free(den); free(kind);
+    free(run); free(den); free(pre); free(kind);
     return 1;
 }
 
@@ -564,7 +528,7 @@ static void LF(window_ba)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *res)
     /* one zeroed block (util/mem.h: huge pages, reused by later tasks):
      * zero bytes are the empty bucket (0, 0) and the EMPTY state */
     size_t sz[10] = {nb * sizeof *s.bk, nb, s.cap * sizeof *s.bb, s.cap * sizeof *s.pt, s.cap * sizeof *s.den,
-                     s.cap * sizeof *s.pre, s.cap, s.qcap * sizeof *s.qb, s.qcap * sizeof *s.qp, s.qcap};
+                     s.cap * PRE_BYTES, s.cap, s.qcap * sizeof *s.qb, s.qcap * sizeof *s.qp, s.qcap};
     size_t off[10], tot = 0;
     for (int k = 0; k < 10; k++) {
         off[k] = tot;
@@ -654,7 +618,7 @@ static void LF(ones_task)(void *ctx, size_t t)
     if (hi - lo > 4 * ONES_TAIL) {
         w = malloc(ONES_BLOCK * sizeof *w);
         den = malloc(ONES_BATCH * sizeof *den);
-        pre = malloc(ONES_BATCH * sizeof *pre);
+        pre = malloc(ONES_BATCH * PRE_BYTES);
         kind = malloc(ONES_BATCH);
         if (!w || !den || !pre || !kind) {
             free(w);

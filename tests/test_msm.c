@@ -14,7 +14,7 @@
  * (cz_fp_mul_x8; cz_fp2_mul_x8 / cz_fp2_sqr_x8) forced on and off too, on
  * the same inputs (copies, negations and infinity among the bases). G1 and G2 run with the endomorphism split forced on and off; the split is
  * checked against GMP (k = k0 + k1 z, both below z), the endomorphisms
- * against [-z]P (sigma, G1) and [x]P (psi, G2). Sums of several
+ * against [-z]P (sigma, G1) and [x]P (psi, G2), psi^2 against psi twice. Sums of several
  * terms (cz_msm_g*_sum) are checked against the separate MSMs. */
 #include <gmp.h>
 #include <stdlib.h>
@@ -187,7 +187,15 @@ static int check_psi(cz_rng *rng)
     cz_g2_mul_dbl_add(&want, &p, u, 64);
     cz_g2_neg(&want, &want);
     cz_g2_from_aff(&got, &sa);
-    return !cz_g2_eq(&got, &want);
+    if (!cz_g2_eq(&got, &want)) return 1;
+    /* psi^2 (x, y) = (omega x, -y) against psi twice, and on infinity (0, 0) */
+    cz_g2_aff s2, t2;
+    cz_g2_aff_psi(&t2, &sa);
+    cz_g2_aff_psi2(&s2, &pa);
+    if (memcmp(&s2, &t2, sizeof s2)) return 1;
+    cz_g2_aff_set_inf(&pa);
+    cz_g2_aff_psi2(&s2, &pa);
+    return !cz_g2_aff_is_inf(&s2);
 }
 
 /* the endomorphism: sigma(P) = [-z] P on G1 */

@@ -31,6 +31,11 @@ static const cz_fp2 psi_cy = {
     {{0x7bcfa7a25aa30fdaULL, 0xdc17dec12a927e7cULL, 0x2f088dd86b4ebef1ULL,
       0xd1ca2087da74d4a7ULL, 0x2da2596696cebc1dULL, 0x0e2b7eedbbfd87d2ULL}}};
 
+/* omega = cx conj(cx) (cx = c1 u: c1^2), Montgomery; psi^2(x, y) =
+ * (omega x, -y) */
+static const cz_fp psi2_omega = {{0xcd03c9e48671f071ULL, 0x5dab22461fcda5d2ULL, 0x587042afd3851b95ULL,
+                                  0x8eb60ebe01bacb9eULL, 0x03f97d6e83d050d2ULL, 0x18f0206554638741ULL}};
+
 void cz_g1_aff_sigma(cz_g1_aff *out, const cz_g1_aff *p)
 {
     cz_fp_mul(&out->x, &p->x, &beta);
@@ -64,6 +69,13 @@ void cz_g2_aff_psi(cz_g2_aff *out, const cz_g2_aff *p)
     cz_fp2_mul(&out->x, &out->x, &psi_cx);
     cz_fp2_conj(&out->y, &p->y);
     cz_fp2_mul(&out->y, &out->y, &psi_cy);
+}
+
+void cz_g2_aff_psi2(cz_g2_aff *out, const cz_g2_aff *p)
+{
+    cz_fp_mul(&out->x.c0, &p->x.c0, &psi2_omega);
+    cz_fp_mul(&out->x.c1, &p->x.c1, &psi2_omega);
+    cz_fp2_neg(&out->y, &p->y);
 }
 
 int cz_g2_in_subgroup(const cz_g2_jac *p)

@@ -669,8 +669,7 @@ static void LF(split_one)(uint64_t *d, GT(aff) *e, const uint64_t *k, const GT(a
     GF(aff_sigma)(&e[0], p);
     FF(neg)(&e[0].y, &e[0].y);
 #else /* [z] = psi^2 on G2: k div z on psi^2(P) */
-    GF(aff_psi)(&e[0], p);
-    GF(aff_psi)(&e[0], &e[0]);
+    GF(aff_psi2)(&e[0], p);
 #endif
 }
 

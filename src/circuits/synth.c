@@ -493,6 +493,8 @@ cz_err cz_synth_bit_mask(uint64_t *mask, uint64_t n_vars, const cz_synth_params 
         e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen,
                     "the synthetic system of these parameters has %llu variables, the map %llu",
                     (unsigned long long)g->next_var, (unsigned long long)n_vars);
+    else if (p->progress)
+        p->progress(p->progress_ctx, "build", g->rows, g->total_rows);
     free(g);
     return e;
 }
@@ -519,6 +521,8 @@ cz_err cz_synth_witness_compact(cz_fr *fields, uint64_t n_fields, uint64_t *bits
                     (unsigned long long)n_fields, (unsigned long long)n_bits);
     else if (g->order_err)
         e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "internal: synthetic variables were not made in order");
+    else if (p->progress)
+        p->progress(p->progress_ctx, "build", g->rows, g->total_rows);
     free(g);
     return e;
 }

@@ -60,8 +60,12 @@ typedef struct {
     uint64_t seed;
     unsigned n_public;      /* public inputs besides ONE, 0..CZ_SYNTH_MAX_PUBLIC */
     uint64_t witness_seed;  /* 0: the witness of seed; else another witness of the same system */
-    /* called every 2^20 rows of each pass (stage "count", then "build") and
-     * once at the end of "build"; may be NULL */
+    /* called every 2^20 rows of each pass and once at the end of the last:
+     * cz_synth_generate makes two passes (stage "count", then "build"); the
+     * witness-only functions (cz_synth_witness, cz_synth_witness_compact,
+     * cz_synth_bit_mask) make one, "build", and call it at its end only
+     * when it succeeded. A caller may wait in it (the engine's synthesis
+     * throttle does). May be NULL. */
     void (*progress)(void *ctx, const char *stage, uint64_t done, uint64_t total);
     void *progress_ctx;
 } cz_synth_params;

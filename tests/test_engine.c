@@ -3,7 +3,9 @@
  * In a temporary parameter cache: a bellperson-style circuit "g" (.params,
  * .pce, .vk from the synthetic generator and the insecure setup) and the
  * built-in synthetic circuits. Checks: proofs of both kinds complete and
- * verify against keys rebuilt here; several partitions come back in order;
+ * verify against keys rebuilt here (a synthetic partition i against the
+ * inputs of its own witness, witness_seed 1 + i, and not its
+ * neighbour's); several partitions come back in order;
  * priorities (CRITICAL first, FIFO within a level, LOW last) with dispatch
  * paused while the jobs are queued, so nothing depends on speed; request_id
  * idempotency and a new attempt after cancellation; cancel of a queued job;
@@ -23,6 +25,7 @@
 
 #include "testutil.h"
 #include "circuits/synth.h"
+#include "engine/circuit.h"
 #include "engine/engine.h"
 #include "formats/params.h"
 #include "formats/proof.h"
@@ -83,6 +86,35 @@ static int proofs_verify(const keys *k, const cz_job_result *r, size_t parts)
     int ok = n == parts;
     for (size_t i = 0; i < n; i++) ok &= cz_groth16_verify(&k->pvk, &p[i], k->w + 1, k->cs.n_inputs - 1);
     free(p);
+    return ok;
+}
+
+/* a synthetic job's proofs: partition i proves the witness of
+ * cz__circuit_synth_params(log2, i), so it verifies against that witness's
+ * public inputs (s7's system and key, witness_seed 1 + i) and, the inputs
+ * differing from partition to partition, not against its neighbour's */
+static int synth_proofs_verify(const keys *k, int log2, const cz_job_result *r, size_t parts)
+{
+    if (r->state != CZ_JOB_COMPLETED || r->proof_len != parts * CZ_GROTH16_PROOF_BYTES) return 0;
+    cz_groth16_proof *p;
+    size_t n;
+    char msg[256];
+    if (cz_proofs_decode(&p, &n, r->proof, r->proof_len, NULL, 0)) return 0;
+    uint64_t nv = k->cs.n_vars, ni = k->cs.n_inputs;
+    cz_fr *w = malloc((parts + 1) * nv * sizeof *w);
+    int ok = n == parts && w;
+    for (size_t i = 0; ok && i <= parts; i++) {
+        cz_synth_params sp;
+        cz__circuit_synth_params(log2, (uint32_t)i, &sp);
+        ok &= cz_synth_witness(w + i * nv, nv, &sp, msg, sizeof msg) == CZ_OK;
+    }
+    for (size_t i = 0; ok && i < n; i++) {
+        ok &= cz_groth16_verify(&k->pvk, &p[i], w + i * nv + 1, ni - 1);
+        ok &= memcmp(w + i * nv + 1, w + (i + 1) * nv + 1, (ni - 1) * sizeof *w) != 0;
+        ok &= !cz_groth16_verify(&k->pvk, &p[i], w + (i + 1) * nv + 1, ni - 1);
+    }
+    free(p);
+    free(w);
     return ok;
 }
 
@@ -167,7 +199,7 @@ int main(void)
     q = req(NULL, 0, "synth-7-3", (const uint8_t *)"seed", 4);
     CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_OK);
     CHECK(cz_engine_await(e, id, 0, &r) == CZ_OK);
-    CHECK_MSG(proofs_verify(&s7, &r, 3), "synthetic proof: %s %s", cz_job_state_name(r.state), r.error);
+    CHECK_MSG(synth_proofs_verify(&s7, 7, &r, 3), "synthetic proof: %s %s", cz_job_state_name(r.state), r.error);
     cz_job_result_free(&r);
     /* several witnesses, one partition each, in order */
     const uint8_t *pls[2] = {wbin, wbin};
@@ -364,7 +396,7 @@ int main(void)
                 q = req(NULL, 0, "synth-7-2", NULL, 0);
                 CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_OK);
                 CHECK(cz_engine_await(e, id, 0, &r) == CZ_OK);
-                CHECK_MSG(proofs_verify(&s7, &r, 2), "synthetic proof on CUDA (cpu setup %d): %s %s", cpu_setup,
+                CHECK_MSG(synth_proofs_verify(&s7, 7, &r, 2), "synthetic proof on CUDA (cpu setup %d): %s %s", cpu_setup,
                           cz_job_state_name(r.state), r.error);
                 cz_job_result_free(&r);
                 CHECK_MSG(tier_of(e, "synth-7") == CZ_TIER_HOT, "tier %d", tier_of(e, "synth-7"));
@@ -427,7 +459,7 @@ int main(void)
     cz_job_result_free(&r);
     cz_job_result_free(&first);
     CHECK(cz_engine_await(e, held_id, 0, &r) == CZ_OK);
-    CHECK_MSG(proofs_verify(&s7, &r, 2), "held job after restart: %s %s", cz_job_state_name(r.state), r.error);
+    CHECK_MSG(synth_proofs_verify(&s7, 7, &r, 2), "held job after restart: %s %s", cz_job_state_name(r.state), r.error);
     cz_job_result_free(&r);
     CHECK(cz_engine_result(e, gone_id, &r) == CZ_OK && r.state == CZ_JOB_CANCELLED);
     q = req("j-held", 0, "synth-7-2", NULL, 0);

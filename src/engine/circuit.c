@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "circuits/synth.h"
@@ -39,6 +40,9 @@ static void unload(cz_circuit_cache *c, cz_circuit *ci)
     if (ci->dev_pk) cz_be_dev_pk_free(c->be, ci->dev_pk); /* after the last release of its key */
     ci->dev_pk = NULL;
     ci->dev_key_bytes = 0;
+    cz_wbits_map_free(&ci->bits);
+    memset(&ci->bits, 0, sizeof ci->bits);
+    ci->wit_len = 0;
     if (ci->type == CZ_CIRC_PARAMS) cz_pce_close(&ci->cs);
     else if (ci->type == CZ_CIRC_SYNTH) cz_r1cs_free(&ci->cs);
     cz_groth16_pk_free(&ci->pk);
@@ -195,17 +199,27 @@ static cz_err load_files(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, cha
             return cz_fail(e, msg, msglen, "cannot prepare the verifying key of %s", ci->key);
         ci->n_vars = ci->zk.pk.n_vars;
         ci->n_inputs = ci->zk.pk.n_public + 1;
+        ci->wit_len = ci->n_vars;
         ci->size_bytes = ci->zk.map_len;
         return CZ_OK;
     }
     if (ci->type == CZ_CIRC_SYNTH) {
         cz_synth_params sp;
         cz_fr *w = NULL;
-        cz_synth_params_init(&sp);
-        sp.n_constraints = ((uint64_t)1 << ci->log2) - (CZ_SYNTH_PUBLIC + 1);
-        sp.n_public = CZ_SYNTH_PUBLIC;
+        cz__circuit_synth_params(ci->log2, 0, &sp);
+        sp.witness_seed = 0;
         if ((e = cz_synth_generate(&ci->cs, &w, &sp, msg, msglen))) return e;
         free(w);
+        if (!c->synth_full_witness) {
+            /* the variables the generator makes as bits: its partitions'
+             * witnesses are then compact */
+            uint64_t *mask = calloc((ci->cs.n_vars + 63) / 64 ? (ci->cs.n_vars + 63) / 64 : 1, sizeof *mask);
+            if (!mask) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory for the bit map of %s", ci->key);
+            e = cz_synth_bit_mask(mask, ci->cs.n_vars, &sp, msg, msglen);
+            if (!e) e = cz_wbits_map_init(&ci->bits, mask, ci->cs.n_vars, ci->cs.n_inputs, msg, msglen);
+            free(mask);
+            if (e) return e;
+        }
         if (synth_on_device(c)) {
             double t0 = cz_now_ms();
             if ((e = cz_be_setup_insecure(c->be, &ci->pk, &ci->dev_pk, &ci->dev_key_bytes, &ci->cs, 1, pool, msg,
@@ -227,12 +241,14 @@ static cz_err load_files(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, cha
     }
     ci->n_vars = ci->cs.n_vars;
     ci->n_inputs = ci->cs.n_inputs;
+    ci->wit_len = ci->bits.mask ? cz_wbits_len(&ci->bits) : ci->n_vars;
     /* host bytes: a key made on the device has none of its points here */
     ci->size_bytes = ci->dev_pk ? 0
                                 : (ci->pk.n_h + ci->pk.n_l + ci->pk.n_a + ci->pk.n_b_g1) * sizeof(cz_g1_aff) +
                                       ci->pk.n_b_g2 * sizeof(cz_g2_aff);
     for (int m = 0; m < 3; m++)
         ci->size_bytes += (ci->cs.m[m].n_rows + 1) * 8 + ci->cs.m[m].nnz * (4 + ci->cs.m[m].cidx_bytes);
+    if (ci->bits.mask) ci->size_bytes += (2 * ci->bits.words + 1) * 8; /* the bit map's mask and ranks */
     snprintf(path, sizeof path, "%s/%s.vk", dir, ci->key);
     if (ci->type == CZ_CIRC_PARAMS && is_file(path)) {
         cz_groth16_vk vk;
@@ -249,24 +265,16 @@ static cz_err load_files(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, cha
     return CZ_OK;
 }
 
-static uint64_t csr_bytes(const cz_r1cs *cs)
-{
-    uint64_t n = 0;
-    for (int m = 0; m < 3; m++)
-        n += (cs->m[m].n_rows + 1) * 8 + cs->m[m].nnz * (4 + cs->m[m].cidx_bytes) +
-             (uint64_t)cs->m[m].n_coefs * sizeof(cz_fr);
-    return n;
-}
-
 /* ci->ws from the loaded circuit (the formulas of membudget.h) */
 static void working_set(cz_circuit *ci)
 {
     int log_m = ci->type == CZ_CIRC_ZKEY ? ci->zk.pk.log_domain : cz_groth16_domain_log(&ci->cs);
-    ci->ws.witness = ci->n_vars * sizeof(cz_fr);
-    ci->ws.synth = ci->type == CZ_CIRC_SYNTH ? csr_bytes(&ci->cs) : 0;
+    ci->ws.witness = ci->wit_len * sizeof(cz_fr);
+    ci->ws.synth = 0; /* every witness is written straight into W */
     ci->ws.prove = ci->bk && cz_be_key_device_bytes(ci->bk)
                        ? 0
-                       : 3 * ((uint64_t)1 << log_m) * sizeof(cz_fr) + 2 * ((ci->n_vars + 63) / 64) * 8;
+                       : 3 * ((uint64_t)1 << log_m) * sizeof(cz_fr) + 2 * ((ci->n_vars + 63) / 64) * 8 +
+                             (ci->bits.mask ? ci->n_vars * sizeof(cz_fr) : 0); /* the compact witness expanded */
 }
 
 cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64_t *load_ms, int *already, char *msg,
@@ -294,6 +302,7 @@ cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64
             bc.cs = &ci->cs;
             bc.dev_pk = ci->dev_pk; /* NULL unless made on the device */
         }
+        bc.bits = ci->bits.mask ? &ci->bits : NULL;
         char m[512];
         if ((e = cz_be_load(c->be, &bc, &ci->bk, m, sizeof m)))
             cz_fail(e, msg, msglen, "%s: loading the keys into the backend: %s", ci->key, m);
@@ -461,41 +470,74 @@ static void synth_progress(void *ctx, const char *stage, uint64_t done, uint64_t
     h->yield(h->ctx);
 }
 
-static void free_r1cs_box(void *p)
+void cz__circuit_synth_params(int log2, uint32_t partition, cz_synth_params *sp)
 {
-    cz_r1cs_free(p);
-    free(p);
+    cz_synth_params_init(sp);
+    sp->n_constraints = ((uint64_t)1 << log2) - (CZ_SYNTH_PUBLIC + 1);
+    sp->n_public = CZ_SYNTH_PUBLIC;
+    sp->witness_seed = 1 + (uint64_t)partition;
 }
 
-cz_err cz__circuit_witness(const cz_circuit *ci, const uint8_t *payload, size_t len, cz_fr **w, cz_pool *pool,
-                           const cz_synth_hooks *hooks, char *msg, size_t msglen)
+/* n Fr that free() releases: 2 MiB aligned and marked for huge pages when
+ * large (fewer page faults while the witness is written) */
+static cz_fr *witness_alloc(uint64_t n)
+{
+    const size_t huge = (size_t)2 << 20;
+    size_t bytes;
+    void *p = NULL;
+    if (!n || n > SIZE_MAX / sizeof(cz_fr)) return NULL;
+    bytes = n * sizeof(cz_fr);
+    if (bytes < 2 * huge) return malloc(bytes);
+    if (posix_memalign(&p, huge, bytes)) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes & ~(huge - 1), MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+/* the synthetic witness of partition `partition` (circuit.h) */
+static cz_err synth_witness(const cz_circuit *ci, uint32_t partition, cz_fr **w, const cz_synth_hooks *hooks,
+                            char *msg, size_t msglen)
+{
+    /* the generator's structure follows its seed (the keys are made for
+     * seed 1), its values witness_seed: each partition proves another
+     * witness of the same system; the request's payload does not change it */
+    cz_synth_params sp;
+    cz_err e;
+    cz__circuit_synth_params(ci->log2, partition, &sp);
+    if (hooks && hooks->yield) {
+        sp.progress = synth_progress;
+        sp.progress_ctx = (void *)hooks;
+    }
+    cz_fr *b = witness_alloc(ci->wit_len);
+    if (!b)
+        return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory for a witness of %llu values",
+                       (unsigned long long)ci->wit_len);
+    if (ci->bits.mask) {
+        const cz_wbits_map *m = &ci->bits;
+        uint64_t words = (m->n_bits + 63) / 64;
+        uint64_t *bits = cz_wbits_bits(m, b);
+        /* the padding words up to a whole Fr are not the generator's */
+        memset(bits + words, 0, (ci->wit_len - m->n_fields) * sizeof(cz_fr) - words * sizeof(uint64_t));
+        e = cz_synth_witness_compact(b, m->n_fields, bits, m->n_bits, &sp, msg, msglen);
+    } else {
+        e = cz_synth_witness(b, ci->n_vars, &sp, msg, msglen);
+    }
+    if (e) {
+        free(b);
+        return e;
+    }
+    *w = b;
+    return CZ_OK;
+}
+
+cz_err cz__circuit_witness(const cz_circuit *ci, uint32_t partition, const uint8_t *payload, size_t len, cz_fr **w,
+                           cz_pool *pool, const cz_synth_hooks *hooks, char *msg, size_t msglen)
 {
     cz_err e;
     uint64_t n = 0, n_in = 0, bad = 0;
     *w = NULL;
-    if (ci->type == CZ_CIRC_SYNTH) {
-        /* the generator's structure follows its seed, and the keys are made
-         * for seed 1, so every partition gets the seed-1 witness; the
-         * request's seed does not change it */
-        cz_synth_params sp;
-        cz_r1cs cs;
-        cz_synth_params_init(&sp);
-        sp.n_constraints = ((uint64_t)1 << ci->log2) - (CZ_SYNTH_PUBLIC + 1);
-        sp.n_public = CZ_SYNTH_PUBLIC;
-        if (hooks && hooks->yield) {
-            sp.progress = synth_progress;
-            sp.progress_ctx = (void *)hooks;
-        }
-        if ((e = cz_synth_generate(&cs, w, &sp, msg, msglen))) return e;
-        cz_r1cs *box = hooks && hooks->defer_free ? malloc(sizeof *box) : NULL;
-        if (box) { /* the scratch system goes to the background free thread */
-            *box = cs;
-            hooks->defer_free(hooks->ctx, box, free_r1cs_box);
-        } else {
-            cz_r1cs_free(&cs);
-        }
-        return CZ_OK;
-    }
+    if (ci->type == CZ_CIRC_SYNTH) return synth_witness(ci, partition, w, hooks, msg, msglen);
     if (len >= 4 && !memcmp(payload, "wtns", 4)) {
         if ((e = cz_wtns_parse(w, &n, payload, len, msg, msglen))) return e;
         n_in = ci->n_inputs;
@@ -526,10 +568,13 @@ cz_err cz__circuit_prove(const cz_circuit *ci, cz_be_worker *bw, const cz_fr *w,
     cz_err e;
     if ((e = cz_groth16_random_fr(&r)) || (e = cz_groth16_random_fr(&s)))
         return cz_fail(e, msg, msglen, "no randomness from the kernel");
+    if (ci->bits.mask) return cz_be_prove_bits(bw, ci->bk, w, &r, &s, out, t, msg, msglen);
     return cz_be_prove(bw, ci->bk, w, &r, &s, out, t, msg, msglen);
 }
 
 int cz__circuit_verify(const cz_circuit *ci, const cz_groth16_proof *p, const cz_fr *w)
 {
+    /* ONE and the inputs are never bits (cz_wbits_map_init refuses it), so
+     * they are w[0..n_inputs-1] in the compact form as in the full one */
     return cz_groth16_verify(&ci->pvk, p, w + 1, ci->n_inputs - 1);
 }

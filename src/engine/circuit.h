@@ -45,6 +45,8 @@
 #include <stdint.h>
 
 #include "backend/backend.h"
+#include "backend/wbits.h"
+#include "circuits/synth.h"
 #include "engine/engine.h"
 #include "engine/membudget.h"
 #include "formats/zkey.h"
@@ -77,6 +79,9 @@ typedef struct cz_circuit {
                                * pk then holds the vk and lengths only); freed after bk's release */
     uint64_t dev_key_bytes;   /* their device bytes */
     uint64_t n_vars, n_inputs;
+    cz_wbits_map bits;        /* SYNTH: the generator's bit map (cz_synth_bit_mask), loaded into bk with the
+                               * key, so its partitions' witnesses are compact (wbits.h); mask NULL: full */
+    uint64_t wit_len;         /* Fr in one partition's witness: cz_wbits_len(&bits), else n_vars */
     cz_mem_ws ws;             /* one partition's working set (membudget.h), set by the load */
     uint64_t acct_bytes;      /* size_bytes while loaded, as the budget counts it (cache lock) */
     /* the engine's, under its lock: partitions admitted and not yet
@@ -92,6 +97,8 @@ typedef struct {
     cz_circuit *head;
     cz_be *be;                /* where loaded keys go (set before the first load) */
     int synth_cpu_setup;      /* 1: synthetic keys from the CPU setup even on a CUDA backend */
+    int synth_full_witness;   /* 1: synthetic keys without their bit map, so full witnesses (for tests and
+                               * comparisons; set before the first load) */
     char dir[4096];
 } cz_circuit_cache;
 
@@ -145,29 +152,46 @@ size_t cz__cache_snapshot(cz_circuit_cache *c, cz_srs_status **out);
 /* what a synthesis lets its caller do (each may be NULL): yield(ctx) is
  * called between chunks of a long synthesis (the synthetic generator's
  * 2^20-row chunks, and once at its end), where the engine's throttle may
- * hold it; defer_free(ctx, p, fn) takes over the synthesis scratch, to be
+ * hold it; defer_free(ctx, p, fn) takes over a synthesis scratch, to be
  * freed by fn(p) on the background free thread (without it the scratch is
- * freed before cz__circuit_witness returns) */
+ * freed before cz__circuit_witness returns). No circuit has such a scratch
+ * now: the synthetic witness is made without its constraint system, and a
+ * generic one is parsed straight into w. */
 typedef struct {
     void (*yield)(void *ctx);
     void (*defer_free)(void *ctx, void *p, void (*fn)(void *));
     void *ctx;
 } cz_synth_hooks;
 
-/* the witness of one partition: parses payload (.wtns or witness.bin) for a
- * file circuit, checking it against the circuit (and, with a .pce, against
- * every constraint), or generates the synthetic witness. *w: n_vars values
- * (free). ci must be loaded. hooks may be NULL. */
-cz_err cz__circuit_witness(const cz_circuit *ci, const uint8_t *payload, size_t len, cz_fr **w, cz_pool *pool,
-                           const cz_synth_hooks *hooks, char *msg, size_t msglen);
+/* the generator parameters of partition `partition` of the synthetic
+ * circuit of 2^log2 rows: 2^log2 - 4 constraints, CZ_SYNTH_PUBLIC inputs,
+ * seed 1 (the keys' system), witness_seed 1 + partition: each partition
+ * proves another witness of the one system, so its public inputs differ
+ * (a verifier outside the engine makes them with cz_synth_witness from
+ * these parameters); no progress hook */
+void cz__circuit_synth_params(int log2, uint32_t partition, cz_synth_params *sp);
+
+/* the witness of partition `partition`: parses payload (.wtns or
+ * witness.bin) for a file circuit, checking it against the circuit (and,
+ * with a .pce, against every constraint), or makes the synthetic witness
+ * (cz__circuit_synth_params; payload ignored) in one pass of the generator
+ * without its constraint system: compact (cz_synth_witness_compact, the
+ * layout of wbits.h) when ci->bits has a mask, else full (cz_synth_witness).
+ * *w: ci->wit_len values (free()), public inputs at w[1..n_inputs-1] in
+ * either form (ONE and the inputs are never bits, so they open the compact
+ * form too). ci must be loaded. hooks may be NULL. */
+cz_err cz__circuit_witness(const cz_circuit *ci, uint32_t partition, const uint8_t *payload, size_t len, cz_fr **w,
+                           cz_pool *pool, const cz_synth_hooks *hooks, char *msg, size_t msglen);
 /* cheap checks of a generic payload's header at submit time (msg names the
  * field given) */
 cz_err cz__payload_check(const uint8_t *payload, size_t len, const char *field, char *msg, size_t msglen);
 /* proves one partition with fresh randomness on a worker of the cache's
- * backend (ci loaded and held) */
+ * backend (ci loaded and held); w as cz__circuit_witness made it (compact,
+ * through cz_be_prove_bits, when ci->bits has a mask) */
 cz_err cz__circuit_prove(const cz_circuit *ci, cz_be_worker *bw, const cz_fr *w, cz_groth16_proof *out,
                          cz_groth16_timings *t, char *msg, size_t msglen);
-/* 1 if the proof verifies against the circuit's vk and w's public inputs */
+/* 1 if the proof verifies against the circuit's vk and the public inputs
+ * w[1..n_inputs-1] of the witness it was made from (either form) */
 int cz__circuit_verify(const cz_circuit *ci, const cz_groth16_proof *p, const cz_fr *w);
 
 #endif

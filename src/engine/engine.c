@@ -728,7 +728,7 @@ static void *synth_main(void *arg)
         double ts = cz_now_ms();
         synth_ctx sc = {e, credit1, 0};
         cz_synth_hooks hooks = {synth_yield, synth_defer, &sc};
-        cz_err err = cz__circuit_witness(ci, pl, pl_len, &w, pool, &hooks, msg, sizeof msg);
+        cz_err err = cz__circuit_witness(ci, idx, pl, pl_len, &w, pool, &hooks, msg, sizeof msg);
         uint64_t synth_ms = (uint64_t)(cz_now_ms() - ts);
         timeline(e, "SYNTH_END", j, "partition=%u,synth_ms=%llu%s", idx, (unsigned long long)synth_ms,
                  err ? ",error=1" : "");

@@ -11,17 +11,23 @@
  * used = keys + pending key loads + parts; peak is the largest used seen.
  *
  * A partition's working set (cz_mem_ws) has three parts:
- *   witness  W = n_vars * 32 bytes (the full assignment, Montgomery Fr);
- *   synth    S = scratch of the synthesis itself: for the synthetic circuit
- *              the constraint system it generates next to the witness (its
- *              CSR: per matrix (rows + 1) * 8 + nnz * (4 + cidx bytes), plus
- *              the coefficient table); 0 for a generic circuit (the witness
- *              is parsed straight into W);
+ *   witness  W = the witness as the prover takes it: n_vars * 32 bytes (the
+ *              full assignment, Montgomery Fr), or for a circuit with a bit
+ *              map (the synthetic one) the compact form of backend/wbits.h,
+ *              cz_wbits_bytes (32 per field value + one bit per bit);
+ *   synth    S = scratch of the synthesis itself: 0 for every circuit now
+ *              (the synthetic witness is written straight into W by one
+ *              pass of its generator, whose state is a few KiB; a generic
+ *              witness is parsed straight into W). The field stays for a
+ *              circuit whose synthesis needs one;
  *   prove    P = host scratch of the prove: on the CPU, a, b, c over the
  *              domain (3 * 2^k * 32 bytes, 2^k = the proving domain) plus
- *              two density bitmaps (2 * ceil(n_vars / 64) * 8); 0 for a key
- *              resident on a CUDA device (its scratch is in VRAM, and the
- *              worker's pinned buffers are fixed per worker).
+ *              two density bitmaps (2 * ceil(n_vars / 64) * 8), plus, for a
+ *              compact witness, its expansion to n_vars * 32 bytes (in the
+ *              worker, which keeps that buffer for its next partition); 0
+ *              for a key resident on a CUDA device (its scratch is in VRAM,
+ *              the device expands a compact witness, and the worker's
+ *              pinned buffers are fixed per worker).
  * Admission reserves W + max(S, P). Release is in two steps: when the
  * witness is handed to the prover (synthesis over, S freed) the reservation
  * drops to W + P (step 1 gives back max(S, P) - P); after the proof (and its

@@ -393,6 +393,12 @@ static void *big_alloc(size_t n)
     return p;
 }
 
+cz_fr *cz_synth_witness_alloc(uint64_t n)
+{
+    if (!n || n > SIZE_MAX / sizeof(cz_fr)) return NULL;
+    return big_alloc(n * sizeof(cz_fr));
+}
+
 /* allocate matrix k for n_rows rows and nnz non-zeros, with its coefficient
  * table: 1, -1, 2^1..2^pow_max, then the constants (none for B) */
 static int alloc_matrix(cz_csr *m, const gen *g, uint64_t n_rows, uint64_t nnz, int pow_max, int consts)

@@ -86,6 +86,12 @@ cz_err cz_synth_generate(cz_r1cs *r, cz_fr **w, const cz_synth_params *p, char *
  * system has another variable count (w is then not a witness). */
 cz_err cz_synth_witness(cz_fr *w, uint64_t n_vars, const cz_synth_params *p, char *msg, size_t msglen);
 
+/* n Fr for a witness (full or compact) that free() releases; 2 MiB aligned
+ * and marked for transparent huge pages when large (fewer page faults while
+ * it is written), as cz_synth_generate's arrays are. NULL when out of memory
+ * or for n = 0. */
+cz_fr *cz_synth_witness_alloc(uint64_t n);
+
 /* Bits as bits (the compact witness of src/backend/wbits.h). A variable
  * the generator makes as a bit (fresh bits, xor / and / ch outputs, the 33
  * bits of an add) is constrained boolean and is a bit in every witness of

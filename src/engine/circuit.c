@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "circuits/synth.h"
@@ -478,23 +477,6 @@ void cz__circuit_synth_params(int log2, uint32_t partition, cz_synth_params *sp)
     sp->witness_seed = 1 + (uint64_t)partition;
 }
 
-/* n Fr that free() releases: 2 MiB aligned and marked for huge pages when
- * large (fewer page faults while the witness is written) */
-static cz_fr *witness_alloc(uint64_t n)
-{
-    const size_t huge = (size_t)2 << 20;
-    size_t bytes;
-    void *p = NULL;
-    if (!n || n > SIZE_MAX / sizeof(cz_fr)) return NULL;
-    bytes = n * sizeof(cz_fr);
-    if (bytes < 2 * huge) return malloc(bytes);
-    if (posix_memalign(&p, huge, bytes)) return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, bytes & ~(huge - 1), MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
 /* the synthetic witness of partition `partition` (circuit.h) */
 static cz_err synth_witness(const cz_circuit *ci, uint32_t partition, cz_fr **w, const cz_synth_hooks *hooks,
                             char *msg, size_t msglen)
@@ -509,7 +491,7 @@ static cz_err synth_witness(const cz_circuit *ci, uint32_t partition, cz_fr **w,
         sp.progress = synth_progress;
         sp.progress_ctx = (void *)hooks;
     }
-    cz_fr *b = witness_alloc(ci->wit_len);
+    cz_fr *b = cz_synth_witness_alloc(ci->wit_len);
     if (!b)
         return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory for a witness of %llu values",
                        (unsigned long long)ci->wit_len);

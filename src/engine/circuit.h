@@ -17,7 +17,11 @@
  *                   so the circuit has no CPU fallback and a partition the
  *                   device cannot prove fails with a message saying so.
  *                   The cache's synth_cpu_setup = 1 makes it on the CPU
- *                   (and uploads it) as on the CPU backend.
+ *                   (and uploads it) as on the CPU backend. The key is
+ *                   loaded with the generator's bit map, and partition i
+ *                   proves the witness of witness_seed 1 + i, made in the
+ *                   compact form without the constraint system
+ *                   (cz__circuit_witness).
  * A circuit_id that is not a plain file name (a '/', "..", a leading '.',
  * control characters, more than 100 bytes) is refused.
  *

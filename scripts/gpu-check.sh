@@ -118,10 +118,14 @@ if [ -x "$part_bench" ] && [ "${pk:-0}" != 0 ]; then
         status=1; echo "gpu-check: partition bench failed"
     fi
     echo "$out" | grep -v '^cuzk-bench partition: partition '
-    med=$(awk '$1 == "median" { print $13 }' <<<"$out")
+    # the device stages of the median line (spmv ntt msm_h msm_l msm_a
+    # msm_b1 msm_b2: with several workers a partition's wall also holds its
+    # wait for the device) and the loop's wall per partition
+    dev=$(awk '$1 == "median" { printf "%.2f", $5 + $6 + $7 + $8 + $10 + $11 + $12 }' <<<"$out")
+    per=$(awk -v n="${pn:-10}" '/^loop wall:/ { printf "%.1f", $3 / n }' <<<"$out")
     busy=$(awk -F: '/^device busy:/ { gsub(/ /, "", $2); print $2 }' <<<"$out" | cut -d'(' -f1)
     ver=$(awk -F: '/^verified:/ { gsub(/^ +/, "", $2); print $2 }' <<<"$out")
-    rows+=("partition 2^$pk ${med:-?} - device_busy=${busy:-?},verified=${ver// /_}")
+    rows+=("partition 2^$pk ${dev:-?} - device_stages_ms,loop_ms_per_partition=${per:-?},device_busy=${busy:-?},verified=${ver// /_}")
 fi
 
 if [ -n "${GPU_CHECK_OBJ:-}" ] && command -v cuobjdump >/dev/null; then

@@ -10,8 +10,11 @@
  * bitmap, in Montgomery form and plain. Sizes: 1, 2, primes, a few
  * thousand, and the largest that keeps the run within seconds on the GPU;
  * forced window widths and a small entry budget make narrow windows and
- * several window groups run too. Without a CUDA build or a device it prints
- * a SKIP line and passes. */
+ * several window groups run too. The G1 cases run with the batch-affine
+ * rounds as the plan picks them, with every round forced (few threads, so
+ * each has many pairs to share an inversion over, with doublings, P + (-P)
+ * and infinity among them), and with the rounds off. Without a CUDA build
+ * or a device it prints a SKIP line and passes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +33,10 @@ static cz_rng rng;
 static uint64_t seed;
 static cz_pool *pool;
 static cz_cuda_msm *ctx;
+/* the G1 batch-affine rounds of every case (cz__cuda_msm_config_ba) */
+static int ba_mode;
+static unsigned ba_threads;
+static int ba_rounds_seen;
 
 enum { K_RANDOM, K_ZERO, K_ONE, K_RM1, K_BIG, K_SMALL, K_SAME, K_MIX, K_BITS };
 static const char *kind_name[] = {"random", "zero", "one", "r-1", ">=2^254", "small", "same", "mix", "bits"};
@@ -121,20 +128,24 @@ DEFINE_BASES(g2)
         cz_err e2 = cz_cuda_msm_upload(ctx, &db, b, (nb ? nb : 1) * sizeof *b, msg, sizeof msg);    \
         if (!e2) {                                                                              \
             cz__cuda_msm_config(ctx, window, max_entries);                                      \
+            cz__cuda_msm_config_ba(ctx, ba_mode, ba_threads);                                   \
             e2 = cz_cuda_msm_##G(ctx, &got, db, kp, n, mont, d, msg, sizeof msg);               \
             cz__cuda_msm_config(ctx, 0, 0);                                                     \
+            ba_rounds_seen += cz__cuda_msm_last_ba_rounds(ctx);                                 \
         }                                                                                       \
         int c = 0, nw = 0, groups = 0;                                                          \
         size_t ones = 0, gen = 0;                                                               \
         cz__cuda_msm_last(ctx, &c, &nw, &groups, &ones, &gen);                                  \
         int ok = e1 == CZ_OK && e2 == CZ_OK && cz_##G##_eq(&want, &got);                        \
         CHECK_MSG(ok, #G " n=%zu %s density=%d%% mont=%d window=%d (used c=%d nw=%d groups=%d ones=%zu " \
-                  "general=%zu) max_entries=%zu seed=%llu: %s",                                 \
+                  "general=%zu) max_entries=%zu ba=%d/%u seed=%llu: %s",                        \
                   n, kind_name[kind], dens, mont, window, c, nw, groups, ones, gen, max_entries, \
+                  ba_mode, ba_threads,                                                           \
                   (unsigned long long)seed, e2 ? msg : e1 ? "cpu msm failed" : "sums differ");  \
         if (getenv("CZ_TEST_VERBOSE"))                                                          \
-            printf("  " #G " n=%zu %s dens=%d mont=%d -> c=%d nw=%d groups=%d ones=%zu general=%zu %s\n", \
-                   n, kind_name[kind], dens, mont, c, nw, groups, ones, gen, ok ? "ok" : "WRONG"); \
+            printf("  " #G " n=%zu %s dens=%d mont=%d ba=%d/%u -> c=%d nw=%d groups=%d ones=%zu general=%zu " \
+                   "ba_rounds=%d %s\n", n, kind_name[kind], dens, mont, ba_mode, ba_threads, c, nw, groups, \
+                   ones, gen, cz__cuda_msm_last_ba_rounds(ctx), ok ? "ok" : "WRONG");           \
         cz_cuda_msm_free(ctx, db);                                                                  \
         if (kp != k) free(kp);                                                                  \
         free(k);                                                                                \
@@ -144,21 +155,76 @@ DEFINE_BASES(g2)
 DEFINE_CASE(g1)
 DEFINE_CASE(g2)
 
-static int run(void)
+/* the batch-affine rounds on the host (cz__cuda_msm_ba_rounds_host, the
+ * kernel's own code): m entries over nb bases (with the infinity, repeats
+ * and negations of bases_g1), keys sorted in [0, nkeys), random signs;
+ * runs of one base twice with one sign (a doubling) and with both signs
+ * (P + (-P)) are planted. Every key's points after the rounds must sum to
+ * its entries' sum, and the keys must stay sorted. */
+static void host_ba_case(uint32_t m, uint32_t nb, uint32_t nkeys, unsigned threads, int rounds)
 {
-    char msg[256];
-    if (cz_cuda_device_count() < 1) {
-        printf("test_cuda_msm: SKIP (no CUDA device)\n");
-        return 0;
+    cz_g1_aff *b = malloc(nb * sizeof *b), *out = malloc(m * sizeof *out);
+    uint32_t *keys = malloc(m * 4), *vals = malloc(m * 4), *okeys = malloc(m * 4), om = 0;
+    cz_g1_jac *want = calloc(nkeys, sizeof *want), *got = calloc(nkeys, sizeof *got);
+    char msg[256] = "";
+    bases_g1(b, nb);
+    for (uint32_t e = 0; e < m; e++) keys[e] = (uint32_t)(cz_rng_u64(&rng) % nkeys);
+    for (uint32_t e = 1; e < m; e++) /* insertion sort: m is small */
+        for (uint32_t j = e; j > 0 && keys[j - 1] > keys[j]; j--) {
+            uint32_t t = keys[j];
+            keys[j] = keys[j - 1];
+            keys[j - 1] = t;
+        }
+    for (uint32_t e = 0; e < m; e++) {
+        uint64_t r = cz_rng_u64(&rng);
+        vals[e] = (uint32_t)(r % nb) | (((r >> 40) & 1) ? 0x80000000u : 0);
+        if (e && keys[e] == keys[e - 1] && r % 5 == 0) /* same base: a doubling or P + (-P) */
+            vals[e] = (vals[e - 1] & 0x7fffffffu) |
+                      (((r >> 41) & 1) ? (vals[e - 1] & 0x80000000u) : (~vals[e - 1] & 0x80000000u));
     }
-    seed = cz_test_seed("test_cuda_msm", (uint64_t)time(NULL) * 2654435761u);
-    cz_rng_seed(&rng, seed);
-    cz_err e = cz_cuda_msm_create(&ctx, 0, msg, sizeof msg);
-    if (e) {
-        fprintf(stderr, "test_cuda_msm: %s\n", msg);
-        return 1;
+    for (uint32_t k = 0; k < nkeys; k++) {
+        cz_g1_set_inf(&want[k]);
+        cz_g1_set_inf(&got[k]);
     }
-    CHECK(cz_pool_create(&pool, 0) == CZ_OK);
+    for (uint32_t e = 0; e < m; e++) {
+        cz_g1_aff p = b[vals[e] & 0x7fffffffu];
+        if (vals[e] >> 31) cz_g1_aff_neg(&p, &p);
+        cz_g1_add_mixed(&want[keys[e]], &want[keys[e]], &p);
+    }
+    cz_err e = cz__cuda_msm_ba_rounds_host(b, vals, keys, m, threads, rounds, out, okeys, &om, msg, sizeof msg);
+    int sorted = 1, ok = e == CZ_OK;
+    for (uint32_t i = 0; ok && i < om; i++) {
+        if (i && okeys[i] < okeys[i - 1]) sorted = 0;
+        if (okeys[i] >= nkeys || !cz_g1_aff_on_curve(&out[i])) { ok = 0; break; }
+        cz_g1_add_mixed(&got[okeys[i]], &got[okeys[i]], &out[i]);
+    }
+    for (uint32_t k = 0; ok && k < nkeys; k++) ok = cz_g1_eq(&want[k], &got[k]);
+    CHECK_MSG(ok && sorted && om <= m && (rounds == 0 || m < 2 || om < m),
+              "batch-affine rounds on the host: m=%u bases=%u keys=%u threads=%u rounds=%d -> %u entries, "
+              "sorted=%d seed=%llu: %s", m, nb, nkeys, threads, rounds, om, sorted, (unsigned long long)seed,
+              e ? msg : "sums differ or a point is off the curve");
+    free(b);
+    free(out);
+    free(keys);
+    free(vals);
+    free(okeys);
+    free(want);
+    free(got);
+}
+
+static void host_ba_cases(void)
+{
+    host_ba_case(1, 5, 1, 1, 3);
+    host_ba_case(2, 1, 1, 1, 1);      /* one base twice: doubling or P + (-P) */
+    host_ba_case(3000, 200, 40, 1, 4); /* long runs, one thread: many pairs share an inversion */
+    host_ba_case(3000, 200, 40, 3, 4);
+    host_ba_case(3001, 97, 700, 5, 3); /* short runs: pass-throughs */
+    host_ba_case(4096, 13, 2, 64, 6);  /* few bases: doublings and infinity often */
+    host_ba_case(999, 150, 999, 2, 2); /* mostly lone keys */
+}
+
+static void g1_cases(int forced)
+{
     const size_t primes[] = {3, 31, 97, 1009, 65521};
     /* G1: edges and sizes */
     case_g1(1, K_RANDOM, 100, 1, 0, 0);
@@ -183,6 +249,44 @@ static int run(void)
     /* large */
     case_g1(((size_t)1 << 20) + 7, K_RANDOM, 100, 1, 0, 0);
     case_g1(((size_t)1 << 20) + 7, K_MIX, 85, 1, 0, 0);
+    if (!forced) case_g1(((size_t)1 << 22) + 5, K_RANDOM, 100, 1, 0, 0); /* past the rounds' threshold */
+}
+
+static int run(void)
+{
+    char msg[256];
+    seed = cz_test_seed("test_cuda_msm", (uint64_t)time(NULL) * 2654435761u);
+    cz_rng_seed(&rng, seed);
+    host_ba_cases();
+    if (cz_cuda_device_count() < 1) {
+        printf("test_cuda_msm: SKIP (no CUDA device; the batch-affine rounds checked on the host)\n");
+        return cz_test_finish("test_cuda_msm");
+    }
+    cz_err e = cz_cuda_msm_create(&ctx, 0, msg, sizeof msg);
+    if (e) {
+        fprintf(stderr, "test_cuda_msm: %s\n", msg);
+        return 1;
+    }
+    CHECK(cz_pool_create(&pool, 0) == CZ_OK);
+    /* G1 three times: with the batch-affine rounds the plan picks
+     * (CZ_MSM_BA=auto), with every round forced on few threads (so that
+     * small inputs give each thread many pairs, as large ones do), and off
+     * (the default) */
+    ba_mode = 0;
+    ba_rounds_seen = 0;
+    g1_cases(0);
+    CHECK_MSG(ba_rounds_seen > 0, "no batch-affine round ran at 2^22 by default");
+    ba_mode = 1;
+    ba_threads = 5;
+    ba_rounds_seen = 0;
+    g1_cases(1);
+    CHECK_MSG(ba_rounds_seen > 20, "the forced batch-affine rounds ran %d times", ba_rounds_seen);
+    ba_threads = 0;
+    case_g1(((size_t)1 << 18) + 11, K_RANDOM, 100, 1, 0, 0); /* one wave of the device */
+    case_g1(((size_t)1 << 18) + 11, K_MIX, 85, 1, 0, 0);
+    ba_mode = -1;
+    g1_cases(0);
+    ba_mode = 0;
     /* G2 */
     case_g2(1, K_RANDOM, 100, 1, 0, 0);
     case_g2(2, K_SAME, 100, 1, 0, 0);

@@ -42,6 +42,11 @@ extern "C" cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, s
     {
         const char *p = getenv("CZ_MSM_G2_PAIR"); /* 0: one thread per G2 point, for comparison */
         ctx->g2_pair = !(p && !strcmp(p, "0"));
+        /* CZ_MSM_BA: unset or 0 no batch-affine rounds (they do not pay
+         * yet, docs/CUDA_MSM.md), "auto" the rounds the plan picks, "all"
+         * every round that merges anything (for comparison) */
+        const char *b = getenv("CZ_MSM_BA");
+        ctx->ba_mode = b && !strcmp(b, "auto") ? 0 : b && !strcmp(b, "all") ? 1 : -1;
     }
     CK(cudaGetDeviceCount(&count));
     if (device < 0 || device >= count) {
@@ -98,6 +103,73 @@ extern "C" void cz__cuda_msm_config(cz_cuda_msm *ctx, int window_bits, size_t ma
 {
     ctx->cfg_window = window_bits >= 2 && window_bits <= MAX_WINDOW ? window_bits : 0;
     ctx->cfg_max_entries = max_entries;
+}
+
+extern "C" void cz__cuda_msm_config_ba(cz_cuda_msm *ctx, int mode, unsigned threads)
+{
+    ctx->ba_mode = mode < 0 ? -1 : mode > 0 ? 1 : 0;
+    ctx->ba_threads = threads;
+}
+
+extern "C" int cz__cuda_msm_last_ba_rounds(const cz_cuda_msm *ctx) { return ctx->last_ba_rounds; }
+
+/* the rounds on the host, through the very code the kernel runs (ff.cuh
+ * emulates its carry chains on the host), for tests without a device */
+extern "C" cz_err cz__cuda_msm_ba_rounds_host(const cz_g1_aff *bases, const uint32_t *vals, const uint32_t *keys,
+                                              uint32_t m, unsigned threads, int rounds, cz_g1_aff *out_pts,
+                                              uint32_t *out_keys, uint32_t *out_m, char *msg, size_t msglen)
+{
+    typedef cz_aff_t<fp_t> A;
+    static_assert(sizeof(A) == sizeof(cz_g1_aff), "one layout on both sides");
+    if (!threads) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda msm: no threads for the rounds");
+    size_t cap = m ? m : 1;
+    A *pts[2] = {(A *)malloc(cap * sizeof(A)), (A *)malloc(cap * sizeof(A))};
+    uint32_t *ks[2] = {(uint32_t *)malloc(cap * 4), (uint32_t *)malloc(cap * 4)};
+    uint32_t *incl = (uint32_t *)malloc(cap * 4);
+    cz_err err = CZ_OK;
+    const uint32_t *rk = keys;
+    const A *rp = NULL;
+    uint32_t rm = m;
+    if (!pts[0] || !pts[1] || !ks[0] || !ks[1] || !incl) {
+        err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "cuda msm: out of host memory");
+        goto out;
+    }
+    for (int r = 0; r < rounds && rm >= 2; r++) {
+        uint32_t npairs = (rm + 1) / 2, sum = 0;
+        for (uint32_t i = 0; i < npairs; i++) incl[i] = sum += cz_ba_outputs(rk, rm, i);
+        uint32_t T = threads < npairs ? threads : npairs;
+        for (uint32_t t = 0; t < T; t++) {
+            if (rp) {
+                cz_ba_points<fp_t> src = {rp};
+                cz_ba_thread<fp_t>(src, rk, rm, incl, npairs, t, T, ks[r & 1], pts[r & 1]);
+            } else {
+                cz_ba_bases<fp_t> src = {(const A *)bases, vals};
+                cz_ba_thread<fp_t>(src, rk, rm, incl, npairs, t, T, ks[r & 1], pts[r & 1]);
+            }
+        }
+        rk = ks[r & 1];
+        rp = pts[r & 1];
+        rm = sum;
+    }
+    if (rp) {
+        memcpy(out_pts, rp, (size_t)rm * sizeof(A));
+        memcpy(out_keys, rk, (size_t)rm * 4);
+    } else { /* no round ran: the entries as they came */
+        for (uint32_t e = 0; e < rm; e++) {
+            cz_ba_bases<fp_t> src = {(const A *)bases, vals};
+            A a = src.pt(e);
+            memcpy(&out_pts[e], &a, sizeof a);
+            out_keys[e] = keys[e];
+        }
+    }
+    *out_m = rm;
+out:
+    for (int i = 0; i < 2; i++) {
+        free(pts[i]);
+        free(ks[i]);
+    }
+    free(incl);
+    return err;
 }
 
 extern "C" void cz__cuda_msm_last(const cz_cuda_msm *ctx, int *window_bits, int *windows, int *groups, size_t *ones,

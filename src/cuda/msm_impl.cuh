@@ -29,6 +29,7 @@
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
 #include <stdio.h>
+#include <type_traits>
 #include <string.h>
 
 #include "cuda/cuda_util.cuh"
@@ -41,6 +42,13 @@
 #define T1 16u
 /* default bound on (scalar, window) entries sorted at once */
 #define DEFAULT_MAX_ENTRIES ((size_t)1 << 28)
+/* the same with the batch-affine rounds, whose outputs need room too */
+#define BA_MAX_ENTRIES ((size_t)1 << 27)
+/* a round runs when each thread of a wave has at least this many pairs
+ * (so that the one inversion a thread does is shared widely enough) and
+ * when it merges at least 1/BA_MIN_MERGE of the entries */
+#define BA_MIN_PAIRS_PER_THREAD 200u
+#define BA_MIN_MERGE 8u
 #define MAX_WINDOW 21
 #define BLOCK 256
 /* default threads per block of the point-arithmetic kernels (msm_api.cu) */
@@ -60,6 +68,10 @@ struct cz_cuda_msm {
     size_t cfg_max_entries;
     int heavy_block; /* threads a block of the point-arithmetic kernels */
     int g2_pair;     /* G2 point arithmetic on lane pairs (fp2_pair.cuh) */
+    int ba_mode;         /* G1 batch-affine rounds: -1 off, 0 when they pay, 1 always (tests) */
+    uint32_t ba_threads; /* threads of a round (0: one full wave of the device) */
+    uint32_t ba_wave;    /* resident threads of the round kernel, measured once */
+    int last_ba_rounds;
     int last_c, last_nw, last_groups;
     size_t last_ones, last_gen;
 };
@@ -419,7 +431,10 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
         /* ---- the plan ---- */
         int c = ctx->cfg_window ? ctx->cfg_window : cz__cuda_msm_window(m, bits);
         int nw = m ? num_windows(bits, c) : 0;
-        size_t max_e = ctx->cfg_max_entries ? ctx->cfg_max_entries : DEFAULT_MAX_ENTRIES;
+        /* the batch-affine rounds (G1 only): room for their outputs */
+        bool ba = false;
+        if constexpr (std::is_same<F, fp_t>::value) ba = ctx->ba_mode >= 0;
+        size_t max_e = ctx->cfg_max_entries ? ctx->cfg_max_entries : ba ? BA_MAX_ENTRIES : DEFAULT_MAX_ENTRIES;
         int g = m ? (int)(max_e / m) : 1;
         if (g < 1) g = 1;
         if (g > nw) g = nw > 0 ? nw : 1;
@@ -440,6 +455,20 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
         ctx->last_c = c;
         ctx->last_nw = nw;
         ctx->last_groups = groups;
+        if (ba && ctx->ba_mode == 0 && e_bkt < 2 * (size_t)BA_MIN_PAIRS_PER_THREAD * 1024) ba = false; /* too few */
+        if constexpr (std::is_same<F, fp_t>::value) {
+            if (ba && !ctx->ba_wave) {
+                int per_sm = 0, sms = 0;
+                CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cz_k_ba_round<fp_t, cz_ba_bases<fp_t>>,
+                                                                 BLOCK, 0));
+                CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx->device));
+                ctx->ba_wave = (uint32_t)(per_sm > 0 ? per_sm : 1) * BLOCK * (uint32_t)(sms > 0 ? sms : 1);
+            }
+        }
+        /* round outputs: the first about halves the entries, the next
+         * halve again, so two buffers of 5/8 and 3/8 (a round that would
+         * not fit stops the rounds, which only costs speed) */
+        size_t ba_cap[2] = {ba ? e_bkt / 2 + e_bkt / 8 + 1 : 0, ba ? e_bkt / 4 + e_bkt / 8 + 1 : 0};
 
         /* ---- stage 2 scratch ---- */
         size_t sort_bytes = 0, eng_bytes = 0;
@@ -448,11 +477,17 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
             CK(cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, u, u, u, u, (int)(e_bkt ? e_bkt : 1), 0,
                                                keybits));
             CK(engine_temp<F>(&eng_bytes, e_max, d_max));
+            if (ba) {
+                size_t t = 0;
+                CK(cub::DeviceScan::InclusiveSum(NULL, t, u, u, (int)((e_bkt + 1) / 2)));
+                if (t > eng_bytes) eng_bytes = t;
+            }
         }
         size_t temp_bytes = sort_bytes > eng_bytes ? sort_bytes : eng_bytes;
         engine<F> eng;
         carve c2 = {NULL, 0};
-        uint32_t *keys_in, *vals_in, *keys_out, *vals_out;
+        uint32_t *keys_in, *vals_in, *keys_out, *vals_out, *ba_keys[2];
+        cz_aff_t<F> *ba_pts[2];
         X *buckets, *segsum, *winsum, *ones;
         for (int pass = 0; pass < 2; pass++) {
             c2.at = 0;
@@ -466,8 +501,13 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
             winsum = c2.take<X>(nw + 1);
             ones = c2.take<X>(1);
             engine_carve<F>(eng, c2, e_max, d_max, temp_bytes);
+            for (int i = 0; i < 2; i++) {
+                ba_keys[i] = c2.take<uint32_t>(ba_cap[i]);
+                ba_pts[i] = c2.take<cz_aff_t<F>>(ba_cap[i]);
+            }
             if (!pass && (err = ensure(ctx, 1, c2.at + 256, msg, msglen))) return err;
         }
+        ctx->last_ba_rounds = 0;
 
         CK(cudaMemsetAsync(winsum, 0, (nw + 1) * sizeof(X), st));
         CK(cudaMemsetAsync(ones, 0, sizeof(X), st));
@@ -493,8 +533,50 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
             CKL();
             CK(read_small(ctx, &neff, eng.small + 4, 1));
             CK(cudaMemsetAsync(buckets, 0, (size_t)gg * kb * sizeof(X), st));
-            cz_in_aff<F> in = {bases, vals_out};
-            if ((err = reduce_by_key<F>(ctx, eng, in, keys_out, neff, buckets, msg, msglen))) goto fail;
+            if constexpr (std::is_same<F, fp_t>::value) {
+                /* batch-affine rounds: (rk, rp, rm) = the entries so far */
+                const uint32_t *rk = keys_out;
+                const cz_aff_t<F> *rp = NULL; /* NULL: still the bases by vals_out */
+                uint32_t rm = neff;
+                for (int round = 0; ba; round++) {
+                    uint32_t npairs = (rm + 1) / 2, total, T;
+                    T = ctx->ba_threads ? ctx->ba_threads : ctx->ba_wave;
+                    if (rm < 2 || (ctx->ba_mode == 0 && npairs < (size_t)T * BA_MIN_PAIRS_PER_THREAD)) break;
+                    if (T > npairs) T = npairs;
+                    cz_k_ba_count<<<blocks(npairs), BLOCK, 0, st>>>(keys_in, rk, rm, npairs);
+                    CKL();
+                    tb = temp_bytes;
+                    CK(cub::DeviceScan::InclusiveSum(eng.temp, tb, keys_in, keys_in, (int)npairs, st));
+                    CK(read_small(ctx, &total, keys_in + npairs - 1, 1));
+                    if (total == rm || (ctx->ba_mode == 0 && rm - total < rm / BA_MIN_MERGE) ||
+                        total > ba_cap[round & 1])
+                        break;
+                    if (rp) {
+                        cz_ba_points<F> src = {rp};
+                        cz_k_ba_round<F, cz_ba_points<F>><<<blocks(T), BLOCK, 0, st>>>(
+                            src, rk, rm, keys_in, npairs, T, ba_keys[round & 1], ba_pts[round & 1]);
+                    } else {
+                        cz_ba_bases<F> src = {bases, vals_out};
+                        cz_k_ba_round<F, cz_ba_bases<F>><<<blocks(T), BLOCK, 0, st>>>(
+                            src, rk, rm, keys_in, npairs, T, ba_keys[round & 1], ba_pts[round & 1]);
+                    }
+                    CKL();
+                    rk = ba_keys[round & 1];
+                    rp = ba_pts[round & 1];
+                    rm = total;
+                    ctx->last_ba_rounds++;
+                }
+                if (rp) {
+                    cz_in_points<F> in = {rp};
+                    if ((err = reduce_by_key<F>(ctx, eng, in, rk, rm, buckets, msg, msglen))) goto fail;
+                } else {
+                    cz_in_aff<F> in = {bases, vals_out};
+                    if ((err = reduce_by_key<F>(ctx, eng, in, keys_out, neff, buckets, msg, msglen))) goto fail;
+                }
+            } else {
+                cz_in_aff<F> in = {bases, vals_out};
+                if ((err = reduce_by_key<F>(ctx, eng, in, keys_out, neff, buckets, msg, msglen))) goto fail;
+            }
             uint32_t nt = (uint32_t)gg * segs;
             launch_bucket_segments<F>(ctx, buckets, kb, l, nt, segsum, keys_in);
             CKL();

@@ -192,6 +192,251 @@ template <class F> struct cz_in_xyzz {
     __device__ __forceinline__ void add(cz_xyzz_t<F> &acc, uint32_t e) const { xyzz_add(acc, items[e]); }
 };
 
+/* ---- batch-affine rounds (G1) ----
+ * Before level 0, the sorted entries can go through rounds that add
+ * neighbours in affine coordinates: entries 2i and 2i + 1 of a round with
+ * the same key become one point (a merge), any other pair passes through as
+ * it is, so a round keeps the order by key and every run of one key about
+ * halves. An affine addition needs 1/(x2 - x1) (or 1/(2 y1) when doubling);
+ * a thread takes the pairs t, t + T, t + 2T, ... and shares one inversion
+ * among all its merges (Montgomery's trick: 3 products a merge, then
+ * lambda, lambda^2 and y3: 6 products where the mixed XYZZ addition of
+ * level 0 takes 10). The prefix products wait in the x coordinate of each
+ * merge's own output slot between the forward and the backward pass, so a
+ * round needs no scratch besides its output.
+ *
+ * Infinity is (0, 0), and on G1 x = 0 only at infinity (the points with
+ * x = 0 have order 3 and are not in the group), so a merge tells its case
+ * from the two x alone unless they are equal: then y1 == y2 doubles and
+ * y1 == -y2 gives infinity. A merge with infinity copies the other point. */
+
+/* read-only loads through the non-coherent cache (ld.global.nc): the
+ * compiler may issue them ahead of the round's stores, so the loads of two
+ * pairs are in flight together */
+template <int NV>
+CZ_EC void cz_ba_ld(uint4 *dst, const void *src)
+{
+    const uint4 *p = (const uint4 *)src;
+    CZ_UNROLL for (int k = 0; k < NV; k++) {
+#ifdef __CUDA_ARCH__
+        dst[k] = __ldg(p + k);
+#else
+        dst[k] = p[k];
+#endif
+    }
+}
+template <class F> CZ_EC F cz_ba_ld_fe(const F *p)
+{
+    static_assert(sizeof(F) % 16 == 0, "field element of whole 16-byte words");
+    union { uint4 v[sizeof(F) / 16]; F f; } u;
+    cz_ba_ld<sizeof(F) / 16>(u.v, p);
+    return u.f;
+}
+template <class F> CZ_EC uint32_t cz_ba_ld_u32(const uint32_t *p)
+{
+#ifdef __CUDA_ARCH__
+    return __ldg(p);
+#else
+    return *p;
+#endif
+}
+
+/* the sources of a round: bases by (index | sign) or a round's points */
+template <class F> struct cz_ba_bases {
+    const cz_aff_t<F> *bases;
+    const uint32_t *vals;
+    CZ_EC F x(uint32_t e) const { return cz_ba_ld_fe(&bases[cz_ba_ld_u32<F>(vals + e) & ~CZ_MSM_SIGN].x); }
+    CZ_EC cz_aff_t<F> pt(uint32_t e) const
+    {
+        uint32_t v = cz_ba_ld_u32<F>(vals + e);
+        const cz_aff_t<F> *q = &bases[v & ~CZ_MSM_SIGN];
+        cz_aff_t<F> p;
+        p.x = cz_ba_ld_fe(&q->x);
+        p.y = cz_ba_ld_fe(&q->y);
+        if (v & CZ_MSM_SIGN) p.y = fe_neg(p.y);
+        return p;
+    }
+};
+template <class F> struct cz_ba_points {
+    const cz_aff_t<F> *pts;
+    CZ_EC F x(uint32_t e) const { return cz_ba_ld_fe(&pts[e].x); }
+    CZ_EC cz_aff_t<F> pt(uint32_t e) const
+    {
+        cz_aff_t<F> p;
+        p.x = cz_ba_ld_fe(&pts[e].x);
+        p.y = cz_ba_ld_fe(&pts[e].y);
+        return p;
+    }
+};
+
+/* outputs of pair i of m sorted keys: 1 for a merge (or a lone last entry);
+ * a round's output slots are the inclusive prefix sums of these */
+CZ_EC inline uint32_t cz_ba_outputs(const uint32_t *keys, uint32_t m, uint32_t i)
+{
+    uint32_t a = 2 * i, b = a + 1;
+    return b >= m ? 1u : keys[a] == keys[b] ? 1u : 2u;
+}
+
+template <int D = 0>
+__global__ void cz_k_ba_count(uint32_t *cnt, const uint32_t *keys, uint32_t m, uint32_t npairs)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < npairs) cnt[i] = cz_ba_outputs(keys, m, i);
+}
+
+/* one pair of a round, as both passes see it */
+template <class F> struct cz_ba_pair {
+    uint32_t o;  /* its first output slot */
+    int kind;    /* 0 passes through or needs no inversion, 1 add, 2 double */
+    F x1, x2, d; /* d: the denominator of kind 1 and 2 */
+};
+
+/* forward pass over pair i: pass-throughs and merges that need no inversion
+ * (with infinity, or P + (-P)) are written here; kinds 1 and 2 give d */
+template <class F, class Src>
+CZ_EC cz_ba_pair<F> cz_ba_fwd(const Src &src, const uint32_t *keys, uint32_t m, const uint32_t *incl, uint32_t i,
+                              uint32_t *okeys, cz_aff_t<F> *out)
+{
+    cz_ba_pair<F> q;
+    uint32_t a = 2 * i, b = a + 1;
+    uint32_t ka = cz_ba_ld_u32<F>(keys + a), kb = b < m ? cz_ba_ld_u32<F>(keys + b) : ka;
+    bool merge = b < m && ka == kb;
+    q.o = cz_ba_ld_u32<F>(incl + i) - (merge || b >= m ? 1u : 2u);
+    q.kind = 0;
+    if (!merge) { /* passes through */
+        okeys[q.o] = ka;
+        out[q.o] = src.pt(a);
+        if (b < m) {
+            out[q.o + 1] = src.pt(b);
+            okeys[q.o + 1] = kb;
+        }
+        return q;
+    }
+    okeys[q.o] = ka;
+    q.x1 = src.x(a);
+    q.x2 = src.x(b);
+    if (fe_is_zero(q.x1)) { out[q.o] = src.pt(b); return q; }
+    if (fe_is_zero(q.x2)) { out[q.o] = src.pt(a); return q; }
+    if (q.x1 == q.x2) {
+        cz_aff_t<F> p = src.pt(a), r = src.pt(b);
+        if (p.y != r.y) { /* P + (-P) */
+            cz_aff_t<F> z;
+            fe_set_zero(z.x);
+            fe_set_zero(z.y);
+            out[q.o] = z;
+            return q;
+        }
+        q.d = fe_dbl(p.y);
+        q.kind = 2;
+        return q;
+    }
+    q.d = fe_sub(q.x2, q.x1);
+    q.kind = 1;
+    return q;
+}
+
+/* backward pass over pair i: loads its points once and, for kinds 1 and 2,
+ * the prefix product the forward pass left in its slot */
+template <class F> struct cz_ba_late {
+    int kind;
+    uint32_t o;
+    cz_aff_t<F> p, r;
+    F pre;
+};
+template <class F, class Src>
+CZ_EC cz_ba_late<F> cz_ba_bwd_load(const Src &src, const uint32_t *keys, uint32_t m, const uint32_t *incl,
+                                   uint32_t i, const cz_aff_t<F> *out)
+{
+    cz_ba_late<F> q;
+    uint32_t a = 2 * i, b = a + 1;
+    q.kind = 0;
+    if (b >= m || cz_ba_ld_u32<F>(keys + a) != cz_ba_ld_u32<F>(keys + b)) return q;
+    q.p = src.pt(a);
+    q.r = src.pt(b);
+    if (fe_is_zero(q.p.x) || fe_is_zero(q.r.x)) return q;
+    if (q.p.x == q.r.x) {
+        if (q.p.y != q.r.y) return q;
+        q.kind = 2;
+    } else {
+        q.kind = 1;
+    }
+    q.o = cz_ba_ld_u32<F>(incl + i) - 1;
+    q.pre = out[q.o].x; /* written by this thread: a coherent load */
+    return q;
+}
+
+/* finishes a merge of kind 1 or 2 with inv = 1 / (d times the denominators
+ * before it), and turns inv into the inverse for the merge before */
+template <class F> CZ_EC void cz_ba_finish(const cz_ba_late<F> &q, F &inv, cz_aff_t<F> *out)
+{
+    F d, num;
+    if (q.kind == 2) { /* doubling: 3 x^2 / (2 y) */
+        d = fe_dbl(q.p.y);
+        num = fe_sqr(q.p.x);
+        num = fe_add(fe_dbl(num), num);
+    } else {
+        d = fe_sub(q.r.x, q.p.x);
+        num = fe_sub(q.r.y, q.p.y);
+    }
+    F dinv = fe_mul(inv, q.pre); /* 1/d */
+    inv = fe_mul(inv, d);
+    F lam = fe_mul(num, dinv);
+    cz_aff_t<F> s;
+    s.x = fe_sub(fe_sub(fe_sqr(lam), q.p.x), q.r.x);
+    s.y = fe_sub(fe_mul(lam, fe_sub(q.p.x, s.x)), q.p.y);
+    out[q.o] = s;
+}
+
+/* thread t of T over the npairs pairs of a round, two pairs (i, i + T) at a
+ * time so that their loads overlap */
+template <class F, class Src>
+CZ_EC void cz_ba_thread(const Src &src, const uint32_t *keys, uint32_t m, const uint32_t *incl, uint32_t npairs,
+                        uint32_t t, uint32_t T, uint32_t *okeys, cz_aff_t<F> *out)
+{
+    if (t >= npairs) return;
+    F acc;
+    fe_set_one(acc);
+    uint32_t last = t;
+    for (uint32_t i = t; i < npairs; i += 2 * T) {
+        bool two = i + T < npairs;
+        cz_ba_pair<F> q1 = cz_ba_fwd<F>(src, keys, m, incl, i, okeys, out), q2 = {};
+        if (two) q2 = cz_ba_fwd<F>(src, keys, m, incl, i + T, okeys, out);
+        if (q1.kind) {
+            out[q1.o].x = acc; /* the product of the denominators before this one */
+            acc = fe_mul(acc, q1.d);
+        }
+        if (two && q2.kind) {
+            out[q2.o].x = acc;
+            acc = fe_mul(acc, q2.d);
+        }
+        last = two ? i + T : i;
+    }
+    F inv = fe_inv(acc); /* the product of non-zero values: not zero */
+    for (uint32_t i = last;;) {
+        bool two = i >= t + T;
+        cz_ba_late<F> q1 = cz_ba_bwd_load<F>(src, keys, m, incl, i, out), q2 = {};
+        if (two) q2 = cz_ba_bwd_load<F>(src, keys, m, incl, i - T, out);
+        if (q1.kind) cz_ba_finish<F>(q1, inv, out);
+        if (two && q2.kind) cz_ba_finish<F>(q2, inv, out);
+        if (!two || i - T < t + T) break;
+        i -= 2 * T;
+    }
+}
+
+template <class F, class Src>
+__global__ void cz_k_ba_round(Src src, const uint32_t *keys, uint32_t m, const uint32_t *incl, uint32_t npairs,
+                              uint32_t T, uint32_t *okeys, cz_aff_t<F> *out)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < T) cz_ba_thread<F>(src, keys, m, incl, npairs, t, T, okeys, out);
+}
+
+/* level 0 on a round's points (no sign) */
+template <class F> struct cz_in_points {
+    const cz_aff_t<F> *pts;
+    __device__ __forceinline__ void add(cz_xyzz_t<F> &acc, uint32_t e) const { xyzz_madd(acc, pts[e], false); }
+};
+
 /* level 0, step 2: one thread per segment writes the sum of each piece at
  * incl[s] - pc[s] onwards, with its key */
 template <class F, class In>

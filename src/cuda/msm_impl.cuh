@@ -455,7 +455,6 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
         ctx->last_c = c;
         ctx->last_nw = nw;
         ctx->last_groups = groups;
-        if (ba && ctx->ba_mode == 0 && e_bkt < 2 * (size_t)BA_MIN_PAIRS_PER_THREAD * 1024) ba = false; /* too few */
         if constexpr (std::is_same<F, fp_t>::value) {
             if (ba && !ctx->ba_wave) {
                 int per_sm = 0, sms = 0;
@@ -465,6 +464,10 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
                 ctx->ba_wave = (uint32_t)(per_sm > 0 ? per_sm : 1) * BLOCK * (uint32_t)(sms > 0 ? sms : 1);
             }
         }
+        /* the threads of a round, and the rounds' own first test on the
+         * largest group: when it fails no round runs, so no room is made */
+        uint32_t ba_t = ctx->ba_threads ? ctx->ba_threads : ctx->ba_wave;
+        if (ba && ctx->ba_mode == 0 && (e_bkt + 1) / 2 < (size_t)ba_t * BA_MIN_PAIRS_PER_THREAD) ba = false;
         /* round outputs: the first about halves the entries, the next
          * halve again, so two buffers of 5/8 and 3/8 (a round that would
          * not fit stops the rounds, which only costs speed) */
@@ -539,8 +542,7 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
                 const cz_aff_t<F> *rp = NULL; /* NULL: still the bases by vals_out */
                 uint32_t rm = neff;
                 for (int round = 0; ba; round++) {
-                    uint32_t npairs = (rm + 1) / 2, total, T;
-                    T = ctx->ba_threads ? ctx->ba_threads : ctx->ba_wave;
+                    uint32_t npairs = (rm + 1) / 2, total, T = ba_t;
                     if (rm < 2 || (ctx->ba_mode == 0 && npairs < (size_t)T * BA_MIN_PAIRS_PER_THREAD)) break;
                     if (T > npairs) T = npairs;
                     cz_k_ba_count<<<blocks(npairs), BLOCK, 0, st>>>(keys_in, rk, rm, npairs);

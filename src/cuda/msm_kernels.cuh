@@ -232,7 +232,7 @@ template <class F> CZ_EC F cz_ba_ld_fe(const F *p)
     cz_ba_ld<sizeof(F) / 16>(u.v, p);
     return u.f;
 }
-template <class F> CZ_EC uint32_t cz_ba_ld_u32(const uint32_t *p)
+CZ_EC inline uint32_t cz_ba_ld_u32(const uint32_t *p)
 {
 #ifdef __CUDA_ARCH__
     return __ldg(p);
@@ -245,10 +245,10 @@ template <class F> CZ_EC uint32_t cz_ba_ld_u32(const uint32_t *p)
 template <class F> struct cz_ba_bases {
     const cz_aff_t<F> *bases;
     const uint32_t *vals;
-    CZ_EC F x(uint32_t e) const { return cz_ba_ld_fe(&bases[cz_ba_ld_u32<F>(vals + e) & ~CZ_MSM_SIGN].x); }
+    CZ_EC F x(uint32_t e) const { return cz_ba_ld_fe(&bases[cz_ba_ld_u32(vals + e) & ~CZ_MSM_SIGN].x); }
     CZ_EC cz_aff_t<F> pt(uint32_t e) const
     {
-        uint32_t v = cz_ba_ld_u32<F>(vals + e);
+        uint32_t v = cz_ba_ld_u32(vals + e);
         const cz_aff_t<F> *q = &bases[v & ~CZ_MSM_SIGN];
         cz_aff_t<F> p;
         p.x = cz_ba_ld_fe(&q->x);
@@ -299,12 +299,12 @@ CZ_EC cz_ba_pair<F> cz_ba_fwd(const Src &src, const uint32_t *keys, uint32_t m, 
 {
     cz_ba_pair<F> q;
     uint32_t a = 2 * i, b = a + 1;
-    uint32_t ka = cz_ba_ld_u32<F>(keys + a), kb = b < m ? cz_ba_ld_u32<F>(keys + b) : ka;
+    uint32_t ka = cz_ba_ld_u32(keys + a), kb = b < m ? cz_ba_ld_u32(keys + b) : ka;
     bool merge = b < m && ka == kb;
-    q.o = cz_ba_ld_u32<F>(incl + i) - (merge || b >= m ? 1u : 2u);
+    q.o = cz_ba_ld_u32(incl + i) - (merge || b >= m ? 1u : 2u);
     q.kind = 0;
+    okeys[q.o] = ka;
     if (!merge) { /* passes through */
-        okeys[q.o] = ka;
         out[q.o] = src.pt(a);
         if (b < m) {
             out[q.o + 1] = src.pt(b);
@@ -312,7 +312,6 @@ CZ_EC cz_ba_pair<F> cz_ba_fwd(const Src &src, const uint32_t *keys, uint32_t m, 
         }
         return q;
     }
-    okeys[q.o] = ka;
     q.x1 = src.x(a);
     q.x2 = src.x(b);
     if (fe_is_zero(q.x1)) { out[q.o] = src.pt(b); return q; }
@@ -350,7 +349,7 @@ CZ_EC cz_ba_late<F> cz_ba_bwd_load(const Src &src, const uint32_t *keys, uint32_
     cz_ba_late<F> q;
     uint32_t a = 2 * i, b = a + 1;
     q.kind = 0;
-    if (b >= m || cz_ba_ld_u32<F>(keys + a) != cz_ba_ld_u32<F>(keys + b)) return q;
+    if (b >= m || cz_ba_ld_u32(keys + a) != cz_ba_ld_u32(keys + b)) return q;
     q.p = src.pt(a);
     q.r = src.pt(b);
     if (fe_is_zero(q.p.x) || fe_is_zero(q.r.x)) return q;
@@ -360,7 +359,7 @@ CZ_EC cz_ba_late<F> cz_ba_bwd_load(const Src &src, const uint32_t *keys, uint32_
     } else {
         q.kind = 1;
     }
-    q.o = cz_ba_ld_u32<F>(incl + i) - 1;
+    q.o = cz_ba_ld_u32(incl + i) - 1;
     q.pre = out[q.o].x; /* written by this thread: a coherent load */
     return q;
 }

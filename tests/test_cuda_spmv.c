@@ -4,8 +4,15 @@
  * limit and across segment boundaries), columns anywhere, coefficients +1,
  * -1 and random; the three matrices get 1-, 2- and 4-byte coefficient
  * indices (A draws from a few coefficients, B from about a thousand, C
- * from more than 65536). Every output element must match bit for bit.
- * Prints a SKIP line without a CUDA build or without a device. */
+ * from more than 65536). One more system has rows of 0, 1, 2, 31, 32 and
+ * 33 non-zeros only, at the short-row limit and across the warp kernels'
+ * passes. Every system runs through every short-row mode (thread with 1, 2
+ * and 4 gathers; warp and split with their default and with small, large
+ * and odd chunks, passes of 32 to 256 non-zeros, 32- and 64-bit offsets)
+ * and every output element must match bit for bit. The warp and split
+ * kernels also run compiled for the host (cz__cuda_spmv_host) on the
+ * systems of up to a few thousand rows, which needs no device. Prints a
+ * SKIP line without a CUDA build, or for the device runs without a device. */
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -28,8 +35,81 @@ static void coef_for(cz_fr *c, int which, cz_fr *pool_a, cz_fr *pool_b)
     else cz_fr_random(c, &rng); /* distinct: many more than 65536 */
 }
 
-static void run_one(uint64_t n_inputs, uint64_t n_aux, uint64_t n_rows, const uint64_t *dense, int ndense)
+/* the modes every system runs through: {mode, gather, rows, npl, wide} */
+static const cz_cuda_spmv_opts MODES[] = {
+    {CZ_SPMV_THREAD, 1, 0, 0, 0}, {CZ_SPMV_THREAD, 2, 0, 0, 0},  {CZ_SPMV_THREAD, 4, 0, 0, 0},
+    {CZ_SPMV_WARP, 0, 0, 4, 0},   {CZ_SPMV_WARP, 0, 0, 8, 0},    {CZ_SPMV_WARP, 0, 32, 1, 0},
+    {CZ_SPMV_WARP, 0, 100, 2, 1}, {CZ_SPMV_WARP, 0, 128, 4, 0},  {CZ_SPMV_WARP, 0, 7, 8, 1},
+    {CZ_SPMV_SPLIT, 0, 0, 4, 0},  {CZ_SPMV_SPLIT, 0, 0, 8, 1},   {CZ_SPMV_SPLIT, 0, 32, 1, 1},
+    {CZ_SPMV_SPLIT, 0, 128, 2, 0}, {CZ_SPMV_SPLIT, 0, 45, 4, 0}, {CZ_SPMV_SPLIT, 0, 1, 1, 0},
+};
+#define NMODES ((int)(sizeof MODES / sizeof MODES[0]))
+#define HOST_ROWS_MAX 5000 /* the host emulation is slow: small systems only */
+
+static void mode_name(char *buf, size_t len, const cz_cuda_spmv_opts *o)
 {
+    if (o->mode == CZ_SPMV_THREAD) snprintf(buf, len, "thread gather %d", o->gather);
+    else snprintf(buf, len, "%s rows %d npl %d %s", o->mode == CZ_SPMV_WARP ? "warp" : "split", o->rows, o->npl,
+                  o->wide ? "64-bit" : "32-bit");
+}
+
+static void compare(const char *where, const cz_fr *got, const cz_fr *want, uint64_t n_rows)
+{
+    for (int k = 0; k < 3; k++) {
+        long bad = 0;
+        for (uint64_t i = 0; i < n_rows; i++)
+            bad += memcmp(&got[k * n_rows + i], &want[k * n_rows + i], sizeof(cz_fr)) != 0;
+        CHECK_MSG(bad == 0, "spmv %s matrix %c: %ld of %llu rows differ", where, "ABC"[k], bad,
+                  (unsigned long long)n_rows);
+    }
+}
+
+static void run_device(const cz_r1cs *r, const cz_fr *w, const cz_fr *want, cz_fr *got, const cz_cuda_spmv_opts *o)
+{
+    uint64_t nv = r->n_vars, n_rows = r->n_constraints;
+    char msg[256], name[64];
+    cz_cuda_spmv *s = NULL;
+    void *dw = NULL, *dout = NULL;
+    mode_name(name, sizeof name, o);
+    cz_err e = cz_cuda_spmv_create_opts(&s, r, o, msg, sizeof msg);
+    if (!e) e = cz_cuda_malloc(&dw, nv * sizeof *w, msg, sizeof msg);
+    if (!e) e = cz_cuda_malloc(&dout, 3 * n_rows * sizeof *w, msg, sizeof msg);
+    if (!e) e = cz_cuda_upload(dw, w, nv * sizeof *w, msg, sizeof msg);
+    if (!e) {
+        memset(got, 0x5a, 3 * n_rows * sizeof *got); /* poison */
+        e = cz_cuda_upload(dout, got, 3 * n_rows * sizeof *got, msg, sizeof msg);
+    }
+    if (!e) e = cz_cuda_spmv_run(s, dw, dout, (cz_fr *)dout + n_rows, (cz_fr *)dout + 2 * n_rows, NULL, msg, sizeof msg);
+    if (!e) e = cz_cuda_sync(msg, sizeof msg);
+    if (!e) e = cz_cuda_download(got, dout, 3 * n_rows * sizeof *got, msg, sizeof msg);
+    CHECK_MSG(e == CZ_OK, "spmv %s: %s", name, msg);
+    if (!e) {
+        char where[96];
+        snprintf(where, sizeof where, "gpu %s", name);
+        compare(where, got, want, n_rows);
+    }
+    cz_cuda_free(dw);
+    cz_cuda_free(dout);
+    cz_cuda_spmv_destroy(s);
+}
+
+static void run_host(const cz_r1cs *r, const cz_fr *w, const cz_fr *want, cz_fr *got, const cz_cuda_spmv_opts *o)
+{
+    uint64_t n_rows = r->n_constraints;
+    char msg[256], name[64], where[96];
+    mode_name(name, sizeof name, o);
+    memset(got, 0x5a, 3 * n_rows * sizeof *got);
+    cz_err e = cz__cuda_spmv_host(r, o, w, got, got + n_rows, got + 2 * n_rows, msg, sizeof msg);
+    CHECK_MSG(e == CZ_OK, "spmv host %s: %s", name, msg);
+    snprintf(where, sizeof where, "host %s", name);
+    if (!e) compare(where, got, want, n_rows);
+}
+
+/* edge: row lengths from {0, 1, 2, 31, 32, 33} instead of 0..12 */
+static void run_one(uint64_t n_inputs, uint64_t n_aux, uint64_t n_rows, const uint64_t *dense, int ndense, int edge,
+                    int dev)
+{
+    static const uint64_t edge_len[] = {0, 1, 2, 31, 32, 33};
     static cz_fr pa[40], pb[1000];
     for (int i = 0; i < 40; i++) cz_fr_random(&pa[i], &rng);
     for (int i = 0; i < 1000; i++) cz_fr_random(&pb[i], &rng);
@@ -39,7 +119,7 @@ static void run_one(uint64_t n_inputs, uint64_t n_aux, uint64_t n_rows, const ui
     uint64_t nv = n_inputs + n_aux;
     for (uint64_t row = 0; row < n_rows; row++) {
         for (int k = 0; k < 3; k++) {
-            uint64_t len = cz_rng_u64(&rng) % 13;
+            uint64_t len = edge ? edge_len[cz_rng_u64(&rng) % 6] : cz_rng_u64(&rng) % 13;
             for (int d = 0; d < ndense; d++)
                 if (row == (uint64_t)d * 97 + 3) len = dense[d];
             if (k == 2 && row == 5) len = 70000;
@@ -63,30 +143,10 @@ static void run_one(uint64_t n_inputs, uint64_t n_aux, uint64_t n_rows, const ui
     cz_fr_one(&w[0]);
     cz_r1cs_spmv(&r, w, want, want + n_rows, want + 2 * n_rows, NULL);
 
-    char msg[256];
-    cz_cuda_spmv *s = NULL;
-    void *dw = NULL, *dout = NULL;
-    cz_err e = cz_cuda_spmv_create(&s, &r, msg, sizeof msg);
-    if (!e) e = cz_cuda_malloc(&dw, nv * sizeof *w, msg, sizeof msg);
-    if (!e) e = cz_cuda_malloc(&dout, 3 * n_rows * sizeof *w, msg, sizeof msg);
-    if (!e) e = cz_cuda_upload(dw, w, nv * sizeof *w, msg, sizeof msg);
-    if (!e) {
-        memset(got, 0x5a, 3 * n_rows * sizeof *got); /* poison */
-        e = cz_cuda_upload(dout, got, 3 * n_rows * sizeof *got, msg, sizeof msg);
+    for (int m = 0; m < NMODES; m++) {
+        if (MODES[m].mode != CZ_SPMV_THREAD && n_rows <= HOST_ROWS_MAX) run_host(&r, w, want, got, &MODES[m]);
+        if (dev) run_device(&r, w, want, got, &MODES[m]);
     }
-    if (!e) e = cz_cuda_spmv_run(s, dw, dout, (cz_fr *)dout + n_rows, (cz_fr *)dout + 2 * n_rows, NULL, msg, sizeof msg);
-    if (!e) e = cz_cuda_sync(msg, sizeof msg);
-    if (!e) e = cz_cuda_download(got, dout, 3 * n_rows * sizeof *got, msg, sizeof msg);
-    CHECK_MSG(e == CZ_OK, "spmv: %s", msg);
-    for (int k = 0; k < 3 && !e; k++) {
-        long bad = 0;
-        for (uint64_t i = 0; i < n_rows; i++)
-            bad += memcmp(&got[k * n_rows + i], &want[k * n_rows + i], sizeof(cz_fr)) != 0;
-        CHECK_MSG(bad == 0, "spmv matrix %c: %ld of %llu rows differ", "ABC"[k], bad, (unsigned long long)n_rows);
-    }
-    cz_cuda_free(dw);
-    cz_cuda_free(dout);
-    cz_cuda_spmv_destroy(s);
     cz_r1cs_free(&r);
     free(w); free(want); free(got);
 }
@@ -98,15 +158,16 @@ int main(void)
     printf("test_cuda_spmv: SKIP (no CUDA device: built without nvcc)\n");
     return 0;
 #else
-    if (cz_cuda_device_count() == 0) {
-        printf("test_cuda_spmv: SKIP (no CUDA device)\n");
-        return 0;
-    }
+    int dev = cz_cuda_device_count() > 0;
     cz_rng_seed(&rng, cz_test_seed("test_cuda_spmv", 5));
     static const uint64_t dense[] = {33, 2048, 2049, 5000, 32, 31};
-    run_one(1, 10, 7, dense, 0);
-    run_one(3, 1000, 997, dense, 6);
-    run_one(5, 200000, 150001, dense, 6);
+    run_one(1, 10, 7, dense, 0, 0, dev);
+    run_one(3, 1000, 997, dense, 6, 0, dev);
+    run_one(5, 200000, 150001, dense, 6, 0, dev);
+    run_one(2, 3000, 3001, dense, 6, 1, dev);
+    if (!dev)
+        printf("test_cuda_spmv: SKIP (no CUDA device); the warp and split kernels' code compiled for the host was "
+               "checked\n");
     return cz_test_finish("test_cuda_spmv");
 #endif
 }

@@ -7,6 +7,9 @@
  *                                    (default 10 16 20 22 24 26 27), plus the
  *                                    H pipelines at 2^20, 2^24 and the largest k
  *   cuzk-cuda-bench spmv [k ...]     synthetic Filecoin-shaped SpMV, 2^k rows
+ *                                    (default 20 24 27), the short-row kernel
+ *                                    from CZ_SPMV_MODE and its knobs
+ *                                    (cz_cuda_spmv.h), named in the line
  *   cuzk-cuda-bench setup [k ...]    the insecure Groth16 setup of a synthetic
  *                                    circuit with a 2^k domain (default 20;
  *                                    bench_setup.c)
@@ -92,19 +95,22 @@ static int bench_spmv(int argc, char **argv)
     int ks[32], nk = 0;
     for (int i = 0; i < argc && nk < 32; i++) ks[nk++] = atoi(argv[i]);
     if (!nk) { memcpy(ks, dflt, sizeof dflt); nk = sizeof dflt / sizeof dflt[0]; }
-    char msg[256];
+    char msg[256], desc[256];
     for (int i = 0; i < nk; i++) {
         double ms, bytes, gbytes;
         uint64_t nnz;
-        cz_err e = cz_cuda_spmv_bench_gathers(ks[i], 5, &ms, &bytes, &gbytes, &nnz, msg, sizeof msg);
+        cz_err e = cz_cuda_spmv_bench_opts(ks[i], 5, NULL, &ms, &bytes, &gbytes, &nnz, desc, sizeof desc, msg,
+                                           sizeof msg);
         if (e) { fprintf(stderr, "spmv 2^%d: %s\n", ks[i], msg); return 1; }
         double floor_ms = bytes / 4.8e12 * 1e3, gfloor_ms = (bytes + gbytes) / 4.8e12 * 1e3;
-        printf("spmv 2^%d: %llu nnz, %.3f ms, floor %.3f ms (%.1f GB at 4.8 TB/s) -> %.2fx; with the random "
-               "gathers as 32-byte sectors %.3f ms (%.1f GB) -> %.2fx\n", ks[i],
+        printf("spmv 2^%d [%s]: %llu nnz, %.3f ms, floor %.3f ms (%.1f GB at 4.8 TB/s) -> %.2fx; with the random "
+               "gathers as 32-byte sectors %.3f ms (%.1f GB) -> %.2fx\n", ks[i], desc,
                (unsigned long long)nnz, ms, floor_ms, bytes / 1e9, ms / floor_ms, gfloor_ms, (bytes + gbytes) / 1e9,
                ms / gfloor_ms);
-        printf("RESULT spmv 2^%d %.3f %.2fx-floor,%.2fx-gather-floor,%lluM-nnz\n", ks[i], ms, ms / floor_ms,
-               ms / gfloor_ms, (unsigned long long)(nnz / 1000000));
+        char mode[16];
+        sscanf(desc, "%15s", mode);
+        printf("RESULT spmv 2^%d %.3f %.2fx-floor,%.2fx-gather-floor,%lluM-nnz,%s\n", ks[i], ms, ms / floor_ms,
+               ms / gfloor_ms, (unsigned long long)(nnz / 1000000), mode);
     }
     return 0;
 }

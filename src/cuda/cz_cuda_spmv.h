@@ -17,10 +17,38 @@ extern "C" {
 
 typedef struct cz_cuda_spmv cz_cuda_spmv;
 
+/* How the short rows (at most 32 non-zeros) are summed (docs/CUDA.md):
+ *   CZ_SPMV_THREAD  one thread a row (k_short, k_short_g), the default;
+ *   CZ_SPMV_WARP    a lane per non-zero, chunks of rows a warp, the values
+ *                   gathered into shared memory, the products of general
+ *                   coefficients computed by the whole warp together;
+ *   CZ_SPMV_SPLIT   the same, with those products made by a pass of their
+ *                   own before it (one more array of 32 bytes per general
+ *                   non-zero of the short rows).
+ * Rows longer than 32 are cut into segments in every mode. */
+enum { CZ_SPMV_THREAD = 1, CZ_SPMV_WARP = 2, CZ_SPMV_SPLIT = 3 };
+
+/* Choices for cz_cuda_spmv_create_opts; a 0 field takes the environment's
+ * value, else the default: CZ_SPMV_MODE=thread|warp|split (thread),
+ * CZ_SPMV_GATHER=1|2|4 (2), CZ_SPMV_ROWS=1..128 (from each matrix's
+ * density), CZ_SPMV_NPL=1|2|4|8 (4). */
+typedef struct {
+    int mode;   /* CZ_SPMV_THREAD, CZ_SPMV_WARP or CZ_SPMV_SPLIT */
+    int gather; /* thread mode: gathers in flight a thread, 1, 2 or 4 */
+    int rows;   /* warp / split: rows a warp takes at a time, 1..128 */
+    int npl;    /* warp / split: non-zeros a lane gathers a pass, 1, 2, 4 or 8 */
+    int wide;   /* warp / split: 64-bit row offsets even where 32 bits hold them (for tests) */
+} cz_cuda_spmv_opts;
+
 /* copies the three matrices of r to the current device and plans the work
  * (rows longer than a warp's share are split into segments); synchronous.
- * r may be released afterwards. */
+ * r may be released afterwards. The choices come from the environment. */
 cz_err cz_cuda_spmv_create(cz_cuda_spmv **out, const cz_r1cs *r, char *msg, size_t msglen);
+/* the same with explicit choices (NULL: all from the environment) */
+cz_err cz_cuda_spmv_create_opts(cz_cuda_spmv **out, const cz_r1cs *r, const cz_cuda_spmv_opts *o, char *msg,
+                                size_t msglen);
+/* what a handle runs, e.g. "split (A: 85 rows x 8, B: ...)", into buf */
+void cz_cuda_spmv_describe(const cz_cuda_spmv *s, char *buf, size_t len);
 void cz_cuda_spmv_destroy(cz_cuda_spmv *s);
 
 /* d_w: device array of n_vars cz_fr; d_a, d_b, d_c: device arrays of
@@ -44,6 +72,20 @@ cz_err cz_cuda_spmv_bench(int log_rows, int reps, double *ms, double *bytes, uin
  * columns are. */
 cz_err cz_cuda_spmv_bench_gathers(int log_rows, int reps, double *ms, double *bytes, double *gather_bytes,
                                   uint64_t *nnz, char *msg, size_t msglen);
+
+/* The same with explicit choices (NULL: the environment's); desc gets
+ * cz_cuda_spmv_describe's line (may be NULL). */
+cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_spmv_opts *o, double *ms, double *bytes,
+                               double *gather_bytes, uint64_t *nnz, char *desc, size_t desclen, char *msg,
+                               size_t msglen);
+
+/* For tests without a device: a = A w, b = B w, c = C w on host arrays by
+ * the warp / split kernels' own code compiled for the host, one emulated
+ * warp (warp_emu.cuh) taking every chunk, the products and the long rows
+ * summed on the host; o->mode must be CZ_SPMV_WARP or CZ_SPMV_SPLIT. Slow:
+ * for systems of a few thousand rows. */
+cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *o, const cz_fr *w, cz_fr *a, cz_fr *b,
+                          cz_fr *c, char *msg, size_t msglen);
 
 #ifdef __cplusplus
 }

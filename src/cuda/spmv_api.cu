@@ -4,18 +4,30 @@
  * How it works. The matrices are copied once (row offsets, columns, the
  * 1/2/4-byte coefficient indices, the coefficient table) and stay on the
  * device. Rows with at most SHORT_MAX non-zeros, nearly all of a real
- * circuit, take one thread each; consecutive threads take consecutive rows,
- * so their column and index reads are close together, and a warp waits at
- * most SHORT_MAX steps. A thread reads the columns of two non-zeros before
- * it gathers their w, so two gathers are in flight (CZ_SPMV_GATHER=1/2/4;
- * 2 measured best: docs/CUDA.md). Longer rows are skipped there and cut at plan time
- * into segments of at most SEG non-zeros; a block of SEG_THREADS threads sums
- * each segment (strided, then a tree in shared memory) into a partial, and
- * one thread per long row adds its segments' partials. So a dense row costs
- * its own non-zeros spread over many blocks, never one warp's time. Index 0
- * of the coefficient table is +1 and index 1 is -1: add or subtract, no
+ * circuit, are summed by one of three kernels, chosen when the handle is
+ * made (CZ_SPMV_MODE, cz_cuda_spmv_opts):
+ *   thread (the default): one thread per row; consecutive threads take
+ *     consecutive rows, so their column and index reads are close together,
+ *     and a warp waits at most SHORT_MAX steps. A thread reads the columns
+ *     of two non-zeros before it gathers their w, so two gathers are in
+ *     flight (CZ_SPMV_GATHER=1/2/4; 2 measured best: docs/CUDA.md).
+ *   warp and split: a warp per chunk of rows, a lane per non-zero, the
+ *     values gathered asynchronously into shared memory (spmv_stream.cuh);
+ *     the offsets are 32-bit when the matrix has fewer than 2^32 non-zeros;
+ *     split mode computes the general coefficients' products in a pass of
+ *     their own (k_products) over a list made here at plan time.
+ * Longer rows are skipped there and cut at plan time into segments of at
+ * most SEG non-zeros; a block of SEG_THREADS threads sums each segment
+ * (strided, then a tree in shared memory) into a partial, and one thread
+ * per long row adds its segments' partials. So a dense row costs its own
+ * non-zeros spread over many blocks, never one warp's time. Index 0 of the
+ * coefficient table is +1 and index 1 is -1: add or subtract, no
  * multiplication, as on the CPU. The field is exact, so the order of the
- * additions does not change the result. */
+ * additions does not change the result.
+ *
+ * cz__cuda_spmv_host runs the warp and split kernels' code on the host
+ * (warp_emu.cuh), so the tests check it on machines without a device. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <algorithm>
@@ -23,15 +35,20 @@
 #include "cuda/ff.cuh"
 #include "cuda/cuda_util.cuh"
 #include "cuda/cz_cuda_spmv.h"
+#include "cuda/spmv_stream.cuh"
+#include "cuda/warp_emu.cuh"
 
 #define SHORT_MAX 32
 #define SEG 2048
 #define SEG_THREADS 128
 #define GATHER_DEFAULT 2
 
+#define NPL_DEFAULT 4
+#define FILL 0.75 /* warp / split: a chunk's non-zeros over a pass's positions, on average */
+
 struct dmat {
     uint64_t n_rows, nnz;
-    uint64_t *row_ptr;
+    uint64_t *row_ptr; /* thread mode; warp / split with 64-bit offsets */
     uint32_t *col;
     void *cidx;
     int cb;
@@ -43,27 +60,62 @@ struct dmat {
     fr_t *partial;        /* n_seg partial sums */
 };
 
+/* warp / split: what the stream kernel needs besides a dmat (kept apart so
+ * that the thread-mode kernels' parameters stay as they were measured) */
+struct smat {
+    uint32_t *row_ptr32;  /* the offsets in 32 bits, when they fit */
+    uint32_t rows;        /* rows per chunk */
+    uint64_t n_chunks;
+    unsigned grid;        /* blocks of k_stream */
+    uint64_t n_gen;       /* split: general non-zeros of the short rows */
+    uint32_t *gbase;      /* split: n_chunks + 1, general non-zeros before each chunk */
+    uint32_t *gcol;       /* split: their columns */
+    void *gci;            /* split: their indices, cb wide */
+};
+
 struct cz_cuda_spmv {
     uint64_t n_vars, n_rows;
     dmat m[3];
-    int gather; /* short rows: 1 = k_short, 2 or 4 = k_short_g (CZ_SPMV_GATHER) */
+    smat x[3];
+    cz_cuda_spmv_opts o; /* resolved: every field set */
+    fr_t *prod;          /* split: the products, the largest matrix's n_gen */
 };
 
-static int gather_knob(void)
+static int env_int(const char *name, int dflt)
 {
-    const char *v = getenv("CZ_SPMV_GATHER");
-    int g = v ? atoi(v) : GATHER_DEFAULT;
-    return g == 1 || g == 2 || g == 4 ? g : GATHER_DEFAULT;
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) : dflt;
 }
 
-__device__ __forceinline__ uint32_t cidx_at(const dmat &m, uint64_t k)
+/* every field of *o set: the caller's, else the environment's, else the default */
+static cz_cuda_spmv_opts resolve_opts(const cz_cuda_spmv_opts *in)
+{
+    cz_cuda_spmv_opts o;
+    memset(&o, 0, sizeof o);
+    if (in) o = *in;
+    if (o.mode < CZ_SPMV_THREAD || o.mode > CZ_SPMV_SPLIT) {
+        const char *v = getenv("CZ_SPMV_MODE");
+        o.mode = !v ? CZ_SPMV_THREAD : !strcmp(v, "warp") ? CZ_SPMV_WARP : !strcmp(v, "split") ? CZ_SPMV_SPLIT
+                                                                                               : CZ_SPMV_THREAD;
+    }
+    if (o.gather != 1 && o.gather != 2 && o.gather != 4) o.gather = env_int("CZ_SPMV_GATHER", GATHER_DEFAULT);
+    if (o.gather != 1 && o.gather != 2 && o.gather != 4) o.gather = GATHER_DEFAULT;
+    if (o.npl != 1 && o.npl != 2 && o.npl != 4 && o.npl != 8) o.npl = env_int("CZ_SPMV_NPL", NPL_DEFAULT);
+    if (o.npl != 1 && o.npl != 2 && o.npl != 4 && o.npl != 8) o.npl = NPL_DEFAULT;
+    if (o.rows < 1 || o.rows > ST_ROWS_MAX) o.rows = env_int("CZ_SPMV_ROWS", 0);
+    if (o.rows < 1 || o.rows > ST_ROWS_MAX) o.rows = 0; /* from the density, per matrix */
+    return o;
+}
+
+__host__ __device__ __forceinline__ uint32_t cidx_at(const dmat &m, uint64_t k)
 {
     if (m.cb == 1) return ((const uint8_t *)m.cidx)[k];
     if (m.cb == 2) return ((const uint16_t *)m.cidx)[k];
     return ((const uint32_t *)m.cidx)[k];
 }
 
-__device__ __forceinline__ fr_t dot_range(const dmat &m, uint64_t lo, uint64_t hi, uint64_t step, const fr_t *w)
+__host__ __device__ __forceinline__ fr_t dot_range(const dmat &m, uint64_t lo, uint64_t hi, uint64_t step,
+                                                  const fr_t *w)
 {
     fr_t acc = fr_t::zero();
     for (uint64_t k = lo; k < hi; k += step) {
@@ -147,12 +199,14 @@ __global__ void k_long_rows(dmat m, fr_t *out)
     }
 }
 
-static void free_mat(dmat *m)
+static void free_mat(dmat *m, smat *x)
 {
-    void *p[] = {m->row_ptr, m->col, m->cidx, m->coefs, m->long_rows, m->long_first, m->seg, m->partial};
+    void *p[] = {m->row_ptr, m->col,     m->cidx,      m->coefs, m->long_rows, m->long_first,
+                 m->seg,     m->partial, x->row_ptr32, x->gbase, x->gcol,      x->gci};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         if (p[i]) cz__vram_free(p[i]);
     memset(m, 0, sizeof *m);
+    memset(x, 0, sizeof *x);
 }
 
 /* the long-row plan from the host copy of the row offsets */
@@ -187,14 +241,169 @@ fail:
     return e;
 }
 
+template <class OT> static st_mat<OT> stream_view(const dmat &m, const smat &x, const OT *rp, const fr_t *prod)
+{
+    st_mat<OT> v;
+    v.n_rows = m.n_rows;
+    v.n_chunks = x.n_chunks;
+    v.rp = rp;
+    v.col = m.col;
+    v.cidx = m.cidx;
+    v.cb = m.cb;
+    v.rows = x.rows;
+    v.coefs = m.coefs;
+    v.gbase = x.gbase;
+    v.prod = prod;
+    return v;
+}
+
+template <class OT, bool SPLIT> static const void *stream_fn_t(int npl)
+{
+    if (npl == 1) return (const void *)k_stream<OT, 1, SPLIT>;
+    if (npl == 2) return (const void *)k_stream<OT, 2, SPLIT>;
+    if (npl == 4) return (const void *)k_stream<OT, 4, SPLIT>;
+    return (const void *)k_stream<OT, 8, SPLIT>;
+}
+
+static const void *stream_fn(bool narrow, int npl, bool split)
+{
+    if (narrow) return split ? stream_fn_t<uint32_t, true>(npl) : stream_fn_t<uint32_t, false>(npl);
+    return split ? stream_fn_t<uint64_t, true>(npl) : stream_fn_t<uint64_t, false>(npl);
+}
+
+/* ---- warp / split: the plan (host) ---- */
+struct splan {
+    uint32_t rows = 0;
+    uint64_t n_chunks = 0, n_gen = 0;
+    bool narrow = false;           /* 32-bit offsets */
+    std::vector<uint32_t> rp32;    /* narrow: the offsets */
+    std::vector<uint32_t> gbase;   /* split: n_chunks + 1 */
+    std::vector<uint32_t> gcol;    /* split: n_gen */
+    std::vector<uint8_t> gci;      /* split: n_gen indices, cb bytes each */
+};
+
+/* rows per chunk (o->rows, or as many as fill FILL of a pass on average),
+ * 32-bit offsets when they fit, and for split mode the list of the short
+ * rows' general non-zeros in chunk order (col and cidx are read only then) */
+static cz_err plan_stream(splan *p, const cz_cuda_spmv_opts *o, uint64_t n_rows, const uint64_t *rp,
+                          const uint32_t *col, const void *cidx, int cb, char *msg, size_t msglen)
+{
+    uint64_t short_nnz = 0;
+    for (uint64_t r = 0; r < n_rows; r++) {
+        uint64_t d = rp[r + 1] - rp[r];
+        if (d <= SHORT_MAX) short_nnz += d;
+    }
+    if (o->rows) p->rows = (uint32_t)o->rows;
+    else {
+        double rows = short_nnz ? FILL * 32.0 * o->npl * (double)n_rows / (double)short_nnz : ST_ROWS_MAX;
+        p->rows = (uint32_t)std::min<double>(ST_ROWS_MAX, std::max<double>(8, rows));
+    }
+    p->n_chunks = (n_rows + p->rows - 1) / p->rows;
+    p->narrow = !o->wide && rp[n_rows] <= 0xffffffffull;
+    try {
+        if (p->narrow) {
+            p->rp32.resize(n_rows + 1);
+            for (uint64_t r = 0; r <= n_rows; r++) p->rp32[r] = (uint32_t)rp[r];
+        }
+        if (o->mode != CZ_SPMV_SPLIT) return CZ_OK;
+        p->gbase.resize(p->n_chunks + 1);
+        uint64_t n = 0;
+        for (uint64_t c = 0; c < p->n_chunks; c++) {
+            p->gbase[c] = (uint32_t)n;
+            uint64_t r1 = std::min(n_rows, (c + 1) * p->rows);
+            for (uint64_t r = c * p->rows; r < r1; r++) {
+                if (rp[r + 1] - rp[r] > SHORT_MAX) continue;
+                for (uint64_t k = rp[r]; k < rp[r + 1]; k++) {
+                    uint32_t ci = st_idx(cidx, cb, k);
+                    if (ci < 2) continue;
+                    p->gcol.push_back(col[k]);
+                    for (int b = 0; b < cb; b++) p->gci.push_back((uint8_t)(ci >> (8 * b)));
+                    n++;
+                }
+            }
+            if (n > 0xffffffffull)
+                return cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "cuda spmv: 2^32 general coefficients or more");
+        }
+        p->gbase[p->n_chunks] = (uint32_t)n;
+        p->n_gen = n;
+    } catch (const std::bad_alloc &) {
+        return cz_fail(CZ_ERR_NOMEM, msg, msglen, "cuda spmv: host memory for the plan");
+    }
+    return CZ_OK;
+}
+
+/* the plan of a matrix whose row offsets are on the host (rp) and whose
+ * columns and indices are on the device already: offsets in the width the
+ * kernel reads, the split lists, the grid; row_ptr (64-bit, on the device)
+ * is freed when the 32-bit copy replaces it */
+static cz_err prep_stream(cz_cuda_spmv *s, int k, const uint64_t *rp, const uint32_t *col, const void *cidx,
+                          char *msg, size_t msglen)
+{
+    dmat *dm = &s->m[k];
+    smat *sx = &s->x[k];
+    cz_err e = CZ_OK;
+    splan p;
+    int dev = 0, nsm = 0, per_sm = 0;
+    const void *fn = NULL;
+    if ((e = plan_stream(&p, &s->o, dm->n_rows, rp, col, cidx, dm->cb, msg, msglen))) return e;
+    sx->rows = p.rows;
+    sx->n_chunks = p.n_chunks;
+    if (p.narrow) {
+        CZ_CK(cz__vram_malloc(&sx->row_ptr32, p.rp32.size() * 4));
+        CZ_CK(cudaMemcpy(sx->row_ptr32, p.rp32.data(), p.rp32.size() * 4, cudaMemcpyHostToDevice));
+        if (dm->row_ptr) cz__vram_free(dm->row_ptr);
+        dm->row_ptr = NULL;
+    } else if (!dm->row_ptr) {
+        CZ_CK(cz__vram_malloc(&dm->row_ptr, (dm->n_rows + 1) * 8));
+        CZ_CK(cudaMemcpy(dm->row_ptr, rp, (dm->n_rows + 1) * 8, cudaMemcpyHostToDevice));
+    }
+    if (s->o.mode == CZ_SPMV_SPLIT) {
+        sx->n_gen = p.n_gen;
+        CZ_CK(cz__vram_malloc(&sx->gbase, p.gbase.size() * 4));
+        CZ_CK(cudaMemcpy(sx->gbase, p.gbase.data(), p.gbase.size() * 4, cudaMemcpyHostToDevice));
+        if (p.n_gen) {
+            CZ_CK(cz__vram_malloc(&sx->gcol, p.gcol.size() * 4));
+            CZ_CK(cz__vram_malloc(&sx->gci, p.gci.size()));
+            CZ_CK(cudaMemcpy(sx->gcol, p.gcol.data(), p.gcol.size() * 4, cudaMemcpyHostToDevice));
+            CZ_CK(cudaMemcpy(sx->gci, p.gci.data(), p.gci.size(), cudaMemcpyHostToDevice));
+        }
+    }
+    fn = stream_fn(sx->row_ptr32 != NULL, s->o.npl, s->o.mode == CZ_SPMV_SPLIT);
+    CZ_CK(cudaGetDevice(&dev));
+    CZ_CK(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
+    CZ_CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, ST_WARPS * 32, 0));
+    sx->grid = (unsigned)std::max<uint64_t>(
+        1, std::min<uint64_t>((sx->n_chunks + ST_WARPS - 1) / ST_WARPS, (uint64_t)std::max(per_sm, 1) * nsm));
+fail:
+    return e;
+}
+
+/* the split products' scratch: the largest matrix's */
+static cz_err alloc_prod(cz_cuda_spmv *s, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    uint64_t n = 0;
+    for (int k = 0; k < 3; k++) n = std::max(n, s->x[k].n_gen);
+    if (n) CZ_CK(cz__vram_malloc(&s->prod, n * sizeof(fr_t)));
+fail:
+    return e;
+}
+
 extern "C" void cz_cuda_spmv_destroy(cz_cuda_spmv *s)
 {
     if (!s) return;
-    for (int k = 0; k < 3; k++) free_mat(&s->m[k]);
+    for (int k = 0; k < 3; k++) free_mat(&s->m[k], &s->x[k]);
+    if (s->prod) cz__vram_free(s->prod);
     free(s);
 }
 
 extern "C" cz_err cz_cuda_spmv_create(cz_cuda_spmv **out, const cz_r1cs *r, char *msg, size_t msglen)
+{
+    return cz_cuda_spmv_create_opts(out, r, NULL, msg, msglen);
+}
+
+extern "C" cz_err cz_cuda_spmv_create_opts(cz_cuda_spmv **out, const cz_r1cs *r, const cz_cuda_spmv_opts *o,
+                                           char *msg, size_t msglen)
 {
     cz_err e = CZ_OK;
     *out = NULL;
@@ -204,7 +413,7 @@ extern "C" cz_err cz_cuda_spmv_create(cz_cuda_spmv **out, const cz_r1cs *r, char
     if (!s) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "cuda spmv: handle");
     s->n_vars = r->n_vars;
     s->n_rows = r->n_constraints;
-    s->gather = gather_knob();
+    s->o = resolve_opts(o);
     for (int k = 0; k < 3; k++) {
         const cz_csr *c = &r->m[k];
         dmat *dm = &s->m[k];
@@ -216,18 +425,23 @@ extern "C" cz_err cz_cuda_spmv_create(cz_cuda_spmv **out, const cz_r1cs *r, char
             goto fail;
         }
         if (!c->nnz) continue; /* an empty matrix (a zkey's C): nothing resident, run writes zeros */
-        CZ_CK(cz__vram_malloc(&dm->row_ptr, (dm->n_rows + 1) * 8));
+        if (s->o.mode == CZ_SPMV_THREAD) {
+            CZ_CK(cz__vram_malloc(&dm->row_ptr, (dm->n_rows + 1) * 8));
+            CZ_CK(cudaMemcpy(dm->row_ptr, c->row_ptr, (dm->n_rows + 1) * 8, cudaMemcpyHostToDevice));
+        }
         CZ_CK(cz__vram_malloc(&dm->col, (c->nnz ? c->nnz : 1) * 4));
         CZ_CK(cz__vram_malloc(&dm->cidx, (c->nnz ? c->nnz : 1) * dm->cb));
         CZ_CK(cz__vram_malloc(&dm->coefs, (c->n_coefs ? c->n_coefs : 1) * sizeof(fr_t)));
-        CZ_CK(cudaMemcpy(dm->row_ptr, c->row_ptr, (dm->n_rows + 1) * 8, cudaMemcpyHostToDevice));
         if (c->nnz) {
             CZ_CK(cudaMemcpy(dm->col, c->col, c->nnz * 4, cudaMemcpyHostToDevice));
             CZ_CK(cudaMemcpy(dm->cidx, c->cidx, c->nnz * dm->cb, cudaMemcpyHostToDevice));
         }
         if (c->n_coefs) CZ_CK(cudaMemcpy(dm->coefs, c->coefs, c->n_coefs * sizeof(fr_t), cudaMemcpyHostToDevice));
         if ((e = plan_mat(dm, c->row_ptr, msg, msglen))) goto fail;
+        if (s->o.mode != CZ_SPMV_THREAD && (e = prep_stream(s, k, c->row_ptr, c->col, c->cidx, msg, msglen)))
+            goto fail;
     }
+    if ((e = alloc_prod(s, msg, msglen))) goto fail;
     *out = s;
     return CZ_OK;
 fail:
@@ -235,10 +449,38 @@ fail:
     return e;
 }
 
+extern "C" void cz_cuda_spmv_describe(const cz_cuda_spmv *s, char *buf, size_t len)
+{
+    static const char *names[] = {"", "thread", "warp", "split"};
+    int n = snprintf(buf, len, "%s", names[s->o.mode]);
+    if (s->o.mode == CZ_SPMV_THREAD) {
+        snprintf(buf + n, len > (size_t)n ? len - n : 0, " (gather %d)", s->o.gather);
+        return;
+    }
+    for (int k = 0; k < 3 && n >= 0 && (size_t)n < len; k++) {
+        const smat &x = s->x[k];
+        n += snprintf(buf + n, len - n, "%s%c: %u rows x %d, %s offsets", k ? "; " : " (", "ABC"[k], x.rows, s->o.npl,
+                      x.row_ptr32 ? "32-bit" : "64-bit");
+        if (s->o.mode == CZ_SPMV_SPLIT && n >= 0 && (size_t)n < len)
+            n += snprintf(buf + n, len - n, ", %llu products", (unsigned long long)x.n_gen);
+    }
+    if (n >= 0 && (size_t)n < len) snprintf(buf + n, len - n, ")");
+}
+
 static unsigned grid_rows(uint64_t n)
 {
     uint64_t b = (n + 255) / 256;
     return (unsigned)std::min<uint64_t>(b ? b : 1, 132 * 64);
+}
+
+template <class OT>
+static cudaError_t launch_stream(const cz_cuda_spmv *s, int k, const OT *rp, const fr_t *w, fr_t *out,
+                                 cudaStream_t st)
+{
+    st_mat<OT> v = stream_view<OT>(s->m[k], s->x[k], rp, s->prod);
+    void *args[] = {&v, &w, &out};
+    return cudaLaunchKernel(stream_fn(sizeof(OT) == 4, s->o.npl, s->o.mode == CZ_SPMV_SPLIT), dim3(s->x[k].grid),
+                            dim3(ST_WARPS * 32), args, 0, st);
 }
 
 extern "C" cz_err cz_cuda_spmv_run(const cz_cuda_spmv *s, const void *d_w, void *d_a, void *d_b, void *d_c,
@@ -255,10 +497,21 @@ extern "C" cz_err cz_cuda_spmv_run(const cz_cuda_spmv *s, const void *d_w, void 
             CZ_CK(cudaMemsetAsync(outs[k], 0, m.n_rows * sizeof(fr_t), st));
             continue;
         }
-        if (s->gather == 4) k_short_g<4><<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
-        else if (s->gather == 2) k_short_g<2><<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
-        else k_short<<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
-        CZ_CK_LAUNCH();
+        if (s->o.mode == CZ_SPMV_THREAD) {
+            if (s->o.gather == 4) k_short_g<4><<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
+            else if (s->o.gather == 2) k_short_g<2><<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
+            else k_short<<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
+            CZ_CK_LAUNCH();
+        } else {
+            const smat &x = s->x[k];
+            if (x.n_gen) {
+                k_products<<<grid_rows(x.n_gen), 256, 0, st>>>(s->prod, x.gcol, x.gci, m.cb, m.coefs, w, x.n_gen);
+                CZ_CK_LAUNCH();
+            }
+            if (x.row_ptr32) CZ_CK(launch_stream<uint32_t>(s, k, x.row_ptr32, w, outs[k], st));
+            else CZ_CK(launch_stream<uint64_t>(s, k, m.row_ptr, w, outs[k], st));
+            CZ_CK_LAUNCH();
+        }
         if (m.n_long) {
             k_segments<<<m.n_seg, SEG_THREADS, 0, st>>>(m, w);
             CZ_CK_LAUNCH();
@@ -268,6 +521,96 @@ extern "C" cz_err cz_cuda_spmv_run(const cz_cuda_spmv *s, const void *d_w, void 
     }
 fail:
     return e;
+}
+
+/* ---- the warp / split kernels on the host (tests without a device) ---- */
+template <class OT, int NPL, bool SPLIT> struct emu_job {
+    const st_mat<OT> *m;
+    const fr_t *w;
+    fr_t *out;
+    st_smem<NPL, SPLIT> *sm;
+};
+
+template <class OT, int NPL, bool SPLIT> static void emu_lane(cz_warp_emu *e, int lane, void *arg)
+{
+    emu_job<OT, NPL, SPLIT> *j = (emu_job<OT, NPL, SPLIT> *)arg;
+    cz_warp_lane wp{e, lane};
+    OT pa[ST_PG], pend = 0;
+    st_rows_load(*j->m, 0, (uint32_t)lane, pa, pend);
+    for (uint64_t c = 0; c < j->m->n_chunks; c++)
+        stream_chunk<OT, NPL, SPLIT>(wp, j->sm, *j->m, j->w, j->out, c, c + 1, pa, pend);
+}
+
+template <class OT, int NPL, bool SPLIT> static int emu_run(const st_mat<OT> &m, const fr_t *w, fr_t *out)
+{
+    emu_job<OT, NPL, SPLIT> j;
+    std::vector<st_smem<NPL, SPLIT>> sm(1);
+    cz_warp_emu *e = new cz_warp_emu;
+    j.m = &m;
+    j.w = w;
+    j.out = out;
+    j.sm = sm.data();
+    int rc = e->run(emu_lane<OT, NPL, SPLIT>, &j);
+    delete e;
+    return rc;
+}
+
+template <class OT, bool SPLIT> static int emu_npl(int npl, const st_mat<OT> &m, const fr_t *w, fr_t *out)
+{
+    if (npl == 1) return emu_run<OT, 1, SPLIT>(m, w, out);
+    if (npl == 2) return emu_run<OT, 2, SPLIT>(m, w, out);
+    if (npl == 4) return emu_run<OT, 4, SPLIT>(m, w, out);
+    return emu_run<OT, 8, SPLIT>(m, w, out);
+}
+
+extern "C" cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *oin, const cz_fr *w_, cz_fr *a,
+                                     cz_fr *b, cz_fr *c, char *msg, size_t msglen)
+{
+    cz_cuda_spmv_opts o = resolve_opts(oin);
+    cz_fr *outs[3] = {a, b, c};
+    const fr_t *w = (const fr_t *)w_;
+    if (o.mode != CZ_SPMV_WARP && o.mode != CZ_SPMV_SPLIT)
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda spmv host: warp or split mode only");
+    for (int k = 0; k < 3; k++) {
+        const cz_csr *cs = &r->m[k];
+        fr_t *out = (fr_t *)outs[k];
+        if (!out) continue;
+        splan p;
+        cz_err e = plan_stream(&p, &o, cs->n_rows, cs->row_ptr, cs->col, cs->cidx, (int)cs->cidx_bytes, msg, msglen);
+        if (e) return e;
+        /* the long rows first, as the segment kernels sum them, so that a
+         * write of the stream kernel to one of them would show */
+        dmat dm;
+        memset(&dm, 0, sizeof dm);
+        dm.col = cs->col, dm.cidx = cs->cidx, dm.cb = (int)cs->cidx_bytes, dm.coefs = (fr_t *)cs->coefs;
+        for (uint64_t row = 0; row < cs->n_rows; row++)
+            if (cs->row_ptr[row + 1] - cs->row_ptr[row] > SHORT_MAX)
+                out[row] = dot_range(dm, cs->row_ptr[row], cs->row_ptr[row + 1], 1, w);
+        std::vector<fr_t> prod(p.n_gen);
+        for (uint64_t j = 0; j < p.n_gen; j++)
+            st_product(prod.data(), p.gcol.data(), p.gci.data(), (int)cs->cidx_bytes, (const fr_t *)cs->coefs, w, j);
+        int rc;
+        if (p.narrow) {
+            st_mat<uint32_t> v;
+            v.rp = p.rp32.data();
+            v.n_rows = cs->n_rows, v.n_chunks = p.n_chunks, v.col = cs->col, v.cidx = cs->cidx;
+            v.cb = (int)cs->cidx_bytes, v.rows = p.rows, v.coefs = (const fr_t *)cs->coefs;
+            v.gbase = p.gbase.data(), v.prod = prod.data();
+            rc = o.mode == CZ_SPMV_SPLIT ? emu_npl<uint32_t, true>(o.npl, v, w, out)
+                                         : emu_npl<uint32_t, false>(o.npl, v, w, out);
+        } else {
+            st_mat<uint64_t> v;
+            v.rp = cs->row_ptr;
+            v.n_rows = cs->n_rows, v.n_chunks = p.n_chunks, v.col = cs->col, v.cidx = cs->cidx;
+            v.cb = (int)cs->cidx_bytes, v.rows = p.rows, v.coefs = (const fr_t *)cs->coefs;
+            v.gbase = p.gbase.data(), v.prod = prod.data();
+            rc = o.mode == CZ_SPMV_SPLIT ? emu_npl<uint64_t, true>(o.npl, v, w, out)
+                                         : emu_npl<uint64_t, false>(o.npl, v, w, out);
+        }
+        if (rc) return cz_fail(CZ_ERR_DEVICE, msg, msglen, "cuda spmv host: matrix %c: lanes diverged at a collective",
+                               "ABC"[k]);
+    }
+    return CZ_OK;
 }
 
 /* ---- benchmark on a synthetic Filecoin-shaped system ---- */
@@ -322,11 +665,18 @@ extern "C" cz_err cz_cuda_spmv_bench(int log_rows, int reps, double *ms, double 
                                      char *msg, size_t msglen)
 {
     double g;
-    return cz_cuda_spmv_bench_gathers(log_rows, reps, ms, bytes, &g, nnz_out, msg, msglen);
+    return cz_cuda_spmv_bench_opts(log_rows, reps, NULL, ms, bytes, &g, nnz_out, NULL, 0, msg, msglen);
 }
 
 extern "C" cz_err cz_cuda_spmv_bench_gathers(int log_rows, int reps, double *ms, double *bytes, double *gather_bytes,
                                              uint64_t *nnz_out, char *msg, size_t msglen)
+{
+    return cz_cuda_spmv_bench_opts(log_rows, reps, NULL, ms, bytes, gather_bytes, nnz_out, NULL, 0, msg, msglen);
+}
+
+extern "C" cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_spmv_opts *o, double *ms,
+                                          double *bytes, double *gather_bytes, uint64_t *nnz_out, char *desc,
+                                          size_t desclen, char *msg, size_t msglen)
 {
     cz_err e = CZ_OK;
     uint64_t n = (uint64_t)1 << log_rows, nnz_total = 0;
@@ -336,12 +686,14 @@ extern "C" cz_err cz_cuda_spmv_bench_gathers(int log_rows, int reps, double *ms,
     fr_t *w = NULL, *out = NULL;
     cudaEvent_t ev0 = NULL, ev1 = NULL;
     std::vector<float> t;
+    std::vector<uint32_t> hcol;
+    std::vector<uint8_t> hcidx;
     if (!s || !rp) { e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "spmv bench"); goto fail; }
     if (reps < 1) reps = 1;
     CZ_CK(cz__vram_malloc(&d_nrand, sizeof *d_nrand));
     CZ_CK(cudaMemset(d_nrand, 0, sizeof *d_nrand));
     s->n_vars = s->n_rows = n;
-    s->gather = gather_knob();
+    s->o = resolve_opts(o);
     for (int k = 0; k < 3; k++) {
         dmat *dm = &s->m[k];
         rp[0] = 0;
@@ -360,7 +712,26 @@ extern "C" cz_err cz_cuda_spmv_bench_gathers(int log_rows, int reps, double *ms,
         k_fill_w<<<1, 64>>>(dm->coefs, 64, 999 + k);
         CZ_CK_LAUNCH();
         if ((e = plan_mat(dm, rp, msg, msglen))) goto fail;
+        if (s->o.mode == CZ_SPMV_SPLIT) { /* the list of general non-zeros is made on the host */
+            try {
+                hcol.resize(dm->nnz);
+                hcidx.resize(dm->nnz);
+            } catch (const std::bad_alloc &) {
+                e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "spmv bench: host copy of the columns");
+                goto fail;
+            }
+            CZ_CK(cudaMemcpy(hcol.data(), dm->col, dm->nnz * 4, cudaMemcpyDeviceToHost));
+            CZ_CK(cudaMemcpy(hcidx.data(), dm->cidx, dm->nnz, cudaMemcpyDeviceToHost));
+        }
+        if (s->o.mode != CZ_SPMV_THREAD && (e = prep_stream(s, k, rp, hcol.data(), hcidx.data(), msg, msglen)))
+            goto fail;
     }
+    hcol.clear();
+    hcol.shrink_to_fit();
+    hcidx.clear();
+    hcidx.shrink_to_fit();
+    if ((e = alloc_prod(s, msg, msglen))) goto fail;
+    if (desc && desclen) cz_cuda_spmv_describe(s, desc, desclen);
     CZ_CK(cz__vram_malloc(&w, n * sizeof(fr_t)));
     CZ_CK(cz__vram_malloc(&out, 3 * n * sizeof(fr_t)));
     k_fill_w<<<grid_rows(n), 256>>>(w, n, 4242);
@@ -377,8 +748,8 @@ extern "C" cz_err cz_cuda_spmv_bench_gathers(int log_rows, int reps, double *ms,
     }
     std::sort(t.begin(), t.end());
     *ms = t[reps / 2];
-    /* each input read once, each output written once: 3 row-offset arrays,
-     * columns and 1-byte indices, w once, a, b, c */
+    /* each input read once, each output written once: 3 row-offset arrays
+     * (64-bit, as in the .pce), columns and 1-byte indices, w once, a, b, c */
     *bytes = 3.0 * (n + 1) * 8 + (double)nnz_total * 5 + (double)n * 32 + 3.0 * n * 32;
     *nnz_out = nnz_total;
     CZ_CK(cudaMemcpy(&n_random, d_nrand, sizeof n_random, cudaMemcpyDeviceToHost));

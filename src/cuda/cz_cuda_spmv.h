@@ -31,7 +31,7 @@ enum { CZ_SPMV_THREAD = 1, CZ_SPMV_WARP = 2, CZ_SPMV_SPLIT = 3 };
 /* Choices for cz_cuda_spmv_create_opts; a 0 field takes the environment's
  * value, else the default: CZ_SPMV_MODE=thread|warp|split (thread),
  * CZ_SPMV_GATHER=1|2|4 (2), CZ_SPMV_ROWS=1..128 (from each matrix's
- * density), CZ_SPMV_NPL=1|2|4|8 (4). */
+ * density), CZ_SPMV_NPL=1|2|4|8 (8 for warp, 4 for split). */
 typedef struct {
     int mode;   /* CZ_SPMV_THREAD, CZ_SPMV_WARP or CZ_SPMV_SPLIT */
     int gather; /* thread mode: gathers in flight a thread, 1, 2 or 4 */

@@ -43,7 +43,8 @@
 #define SEG_THREADS 128
 #define GATHER_DEFAULT 2
 
-#define NPL_DEFAULT 4
+#define NPL_DEFAULT_WARP 8  /* more positions a pass: the products are batched better */
+#define NPL_DEFAULT_SPLIT 4 /* no products here: smaller chunks, more warps */
 #define FILL 0.75 /* warp / split: a chunk's non-zeros over a pass's positions, on average */
 
 struct dmat {
@@ -100,8 +101,9 @@ static cz_cuda_spmv_opts resolve_opts(const cz_cuda_spmv_opts *in)
     }
     if (o.gather != 1 && o.gather != 2 && o.gather != 4) o.gather = env_int("CZ_SPMV_GATHER", GATHER_DEFAULT);
     if (o.gather != 1 && o.gather != 2 && o.gather != 4) o.gather = GATHER_DEFAULT;
-    if (o.npl != 1 && o.npl != 2 && o.npl != 4 && o.npl != 8) o.npl = env_int("CZ_SPMV_NPL", NPL_DEFAULT);
-    if (o.npl != 1 && o.npl != 2 && o.npl != 4 && o.npl != 8) o.npl = NPL_DEFAULT;
+    int npl_default = o.mode == CZ_SPMV_WARP ? NPL_DEFAULT_WARP : NPL_DEFAULT_SPLIT;
+    if (o.npl != 1 && o.npl != 2 && o.npl != 4 && o.npl != 8) o.npl = env_int("CZ_SPMV_NPL", npl_default);
+    if (o.npl != 1 && o.npl != 2 && o.npl != 4 && o.npl != 8) o.npl = npl_default;
     if (o.rows < 1 || o.rows > ST_ROWS_MAX) o.rows = env_int("CZ_SPMV_ROWS", 0);
     if (o.rows < 1 || o.rows > ST_ROWS_MAX) o.rows = 0; /* from the density, per matrix */
     return o;
@@ -371,6 +373,9 @@ static cz_err prep_stream(cz_cuda_spmv *s, int k, const uint64_t *rp, const uint
     fn = stream_fn(sx->row_ptr32 != NULL, s->o.npl, s->o.mode == CZ_SPMV_SPLIT);
     CZ_CK(cudaGetDevice(&dev));
     CZ_CK(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
+    /* all of L1 as shared memory: the blocks an SM holds are set by their
+     * shared memory (the pass's slots) and registers, not by the cache */
+    CZ_CK(cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
     CZ_CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, ST_WARPS * 32, 0));
     sx->grid = (unsigned)std::max<uint64_t>(
         1, std::min<uint64_t>((sx->n_chunks + ST_WARPS - 1) / ST_WARPS, (uint64_t)std::max(per_sm, 1) * nsm));

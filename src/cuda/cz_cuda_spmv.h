@@ -18,8 +18,8 @@ extern "C" {
 typedef struct cz_cuda_spmv cz_cuda_spmv;
 
 /* How the short rows (at most 32 non-zeros) are summed (docs/CUDA.md):
- *   CZ_SPMV_THREAD  one thread a row (k_short, k_short_g), the default;
- *   CZ_SPMV_WARP    a lane per non-zero, chunks of rows a warp, the values
+ *   CZ_SPMV_THREAD  one thread a row (k_short, k_short_g);
+ *   CZ_SPMV_WARP    the default: a lane per non-zero, chunks of rows a warp, the values
  *                   gathered into shared memory, the products of general
  *                   coefficients computed by the whole warp together;
  *   CZ_SPMV_SPLIT   the same, with those products made by a pass of their
@@ -29,7 +29,7 @@ typedef struct cz_cuda_spmv cz_cuda_spmv;
 enum { CZ_SPMV_THREAD = 1, CZ_SPMV_WARP = 2, CZ_SPMV_SPLIT = 3 };
 
 /* Choices for cz_cuda_spmv_create_opts; a 0 field takes the environment's
- * value, else the default: CZ_SPMV_MODE=thread|warp|split (thread),
+ * value, else the default: CZ_SPMV_MODE=thread|warp|split (warp),
  * CZ_SPMV_GATHER=1|2|4 (2), CZ_SPMV_ROWS=1..128 (from each matrix's
  * density), CZ_SPMV_NPL=1|2|4|8 (8 for warp, 4 for split). */
 typedef struct {

@@ -6,12 +6,13 @@
  * device. Rows with at most SHORT_MAX non-zeros, nearly all of a real
  * circuit, are summed by one of three kernels, chosen when the handle is
  * made (CZ_SPMV_MODE, cz_cuda_spmv_opts):
- *   thread (the default): one thread per row; consecutive threads take
+ *   thread: one thread per row; consecutive threads take
  *     consecutive rows, so their column and index reads are close together,
  *     and a warp waits at most SHORT_MAX steps. A thread reads the columns
  *     of two non-zeros before it gathers their w, so two gathers are in
  *     flight (CZ_SPMV_GATHER=1/2/4; 2 measured best: docs/CUDA.md).
- *   warp and split: a warp per chunk of rows, a lane per non-zero, the
+ *   warp (the default, 10-14 % faster than thread on the H200: docs/CUDA.md)
+ *     and split: a warp per chunk of rows, a lane per non-zero, the
  *     values gathered asynchronously into shared memory (spmv_stream.cuh);
  *     the offsets are 32-bit when the matrix has fewer than 2^32 non-zeros;
  *     split mode computes the general coefficients' products in a pass of
@@ -96,8 +97,7 @@ static cz_cuda_spmv_opts resolve_opts(const cz_cuda_spmv_opts *in)
     if (in) o = *in;
     if (o.mode < CZ_SPMV_THREAD || o.mode > CZ_SPMV_SPLIT) {
         const char *v = getenv("CZ_SPMV_MODE");
-        o.mode = !v ? CZ_SPMV_THREAD : !strcmp(v, "warp") ? CZ_SPMV_WARP : !strcmp(v, "split") ? CZ_SPMV_SPLIT
-                                                                                               : CZ_SPMV_THREAD;
+        o.mode = v && !strcmp(v, "thread") ? CZ_SPMV_THREAD : v && !strcmp(v, "split") ? CZ_SPMV_SPLIT : CZ_SPMV_WARP;
     }
     if (o.gather != 1 && o.gather != 2 && o.gather != 4) o.gather = env_int("CZ_SPMV_GATHER", GATHER_DEFAULT);
     if (o.gather != 1 && o.gather != 2 && o.gather != 4) o.gather = GATHER_DEFAULT;

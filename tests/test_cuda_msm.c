@@ -161,7 +161,7 @@ DEFINE_CASE(g2)
  * runs of one base twice with one sign (a doubling) and with both signs
  * (P + (-P)) are planted. Every key's points after the rounds must sum to
  * its entries' sum, and the keys must stay sorted. */
-static void host_ba_case(uint32_t m, uint32_t nb, uint32_t nkeys, unsigned threads, int rounds)
+static void host_ba_case(uint32_t m, uint32_t nb, uint32_t nkeys, unsigned threads, unsigned inv_group, int rounds)
 {
     cz_g1_aff *b = malloc(nb * sizeof *b), *out = malloc(m * sizeof *out);
     uint32_t *keys = malloc(m * 4), *vals = malloc(m * 4), *okeys = malloc(m * 4), om = 0;
@@ -191,7 +191,8 @@ static void host_ba_case(uint32_t m, uint32_t nb, uint32_t nkeys, unsigned threa
         if (vals[e] >> 31) cz_g1_aff_neg(&p, &p);
         cz_g1_add_mixed(&want[keys[e]], &want[keys[e]], &p);
     }
-    cz_err e = cz__cuda_msm_ba_rounds_host(b, vals, keys, m, threads, rounds, out, okeys, &om, msg, sizeof msg);
+    cz_err e = cz__cuda_msm_ba_rounds_host(b, vals, keys, m, threads, inv_group, rounds, out, okeys, &om, msg,
+                                           sizeof msg);
     int sorted = 1, ok = e == CZ_OK;
     for (uint32_t i = 0; ok && i < om; i++) {
         if (i && okeys[i] < okeys[i - 1]) sorted = 0;
@@ -200,8 +201,8 @@ static void host_ba_case(uint32_t m, uint32_t nb, uint32_t nkeys, unsigned threa
     }
     for (uint32_t k = 0; ok && k < nkeys; k++) ok = cz_g1_eq(&want[k], &got[k]);
     CHECK_MSG(ok && sorted && om <= m && (rounds == 0 || m < 2 || om < m),
-              "batch-affine rounds on the host: m=%u bases=%u keys=%u threads=%u rounds=%d -> %u entries, "
-              "sorted=%d seed=%llu: %s", m, nb, nkeys, threads, rounds, om, sorted, (unsigned long long)seed,
+              "batch-affine rounds on the host: m=%u bases=%u keys=%u chains=%u inv_group=%u rounds=%d -> %u "
+              "entries, sorted=%d seed=%llu: %s", m, nb, nkeys, threads, inv_group, rounds, om, sorted, (unsigned long long)seed,
               e ? msg : "sums differ or a point is off the curve");
     free(b);
     free(out);
@@ -214,13 +215,15 @@ static void host_ba_case(uint32_t m, uint32_t nb, uint32_t nkeys, unsigned threa
 
 static void host_ba_cases(void)
 {
-    host_ba_case(1, 5, 1, 1, 3);
-    host_ba_case(2, 1, 1, 1, 1);      /* one base twice: doubling or P + (-P) */
-    host_ba_case(3000, 200, 40, 1, 4); /* long runs, one thread: many pairs share an inversion */
-    host_ba_case(3000, 200, 40, 3, 4);
-    host_ba_case(3001, 97, 700, 5, 3); /* short runs: pass-throughs */
-    host_ba_case(4096, 13, 2, 64, 6);  /* few bases: doublings and infinity often */
-    host_ba_case(999, 150, 999, 2, 2); /* mostly lone keys */
+    host_ba_case(1, 5, 1, 1, 0, 3);
+    host_ba_case(2, 1, 1, 1, 0, 1);       /* one base twice: doubling or P + (-P) */
+    host_ba_case(3000, 200, 40, 1, 0, 4); /* long runs, one chain: many pairs share an inversion */
+    host_ba_case(3000, 200, 40, 3, 2, 4); /* chains' products inverted two at a time */
+    host_ba_case(3001, 97, 700, 5, 0, 3); /* short runs: pass-throughs */
+    host_ba_case(4096, 13, 2, 64, 5, 6);  /* few bases: doublings and infinity often */
+    host_ba_case(999, 150, 999, 2, 1, 2); /* mostly lone keys; every product inverted alone */
+    host_ba_case(5000, 300, 60, 157, 0, 4); /* chains of ~16 pairs, more of them than a group */
+    host_ba_case(5000, 300, 60, 2500, 7, 3); /* a chain a pair (then fewer pairs than chains) */
 }
 
 static void g1_cases(int forced)
@@ -282,7 +285,7 @@ static int run(void)
     g1_cases(1);
     CHECK_MSG(ba_rounds_seen > 20, "the forced batch-affine rounds ran %d times", ba_rounds_seen);
     ba_threads = 0;
-    case_g1(((size_t)1 << 18) + 11, K_RANDOM, 100, 1, 0, 0); /* one wave of the device */
+    case_g1(((size_t)1 << 18) + 11, K_RANDOM, 100, 1, 0, 0); /* the default chains of 32 pairs */
     case_g1(((size_t)1 << 18) + 11, K_MIX, 85, 1, 0, 0);
     ba_mode = -1;
     g1_cases(0);

@@ -60,19 +60,20 @@ void cz__cuda_msm_config(cz_cuda_msm *ctx, int window_bits, size_t max_entries);
 /* the G1 batch-affine rounds of later calls (msm_kernels.cuh): mode -1 off
  * (the default: CZ_MSM_BA=auto / all in the environment picks 0 / 1 at
  * context creation), 0 the rounds the plan picks, 1 every round that
- * merges anything, with `threads` threads a round (0: one full wave of the
- * device; few threads give each many pairs, as large inputs do) */
+ * merges anything, with `threads` chains a round (0: a chain of 32 pairs,
+ * CZ_MSM_BA_CHAIN; few chains give each many pairs) */
 void cz__cuda_msm_config_ba(cz_cuda_msm *ctx, int mode, unsigned threads);
 /* batch-affine rounds the last G1 call ran (over all its window groups) */
 int cz__cuda_msm_last_ba_rounds(const cz_cuda_msm *ctx);
 /* `rounds` batch-affine rounds on the host over m entries sorted by key
- * (vals: base index | sign << 31), `threads` emulated threads, through the
- * kernel's own code: the *out_m resulting points and keys (sorted by key,
+ * (vals: base index | sign << 31), `threads` chains a round whose products
+ * are inverted `inv_group` at a time (0: the device's group), through the
+ * kernels' own code: the *out_m resulting points and keys (sorted by key,
  * each key's points summing to its entries' sum) go to out_pts / out_keys
  * (m each). For tests without a device. */
 cz_err cz__cuda_msm_ba_rounds_host(const cz_g1_aff *bases, const uint32_t *vals, const uint32_t *keys, uint32_t m,
-                                   unsigned threads, int rounds, cz_g1_aff *out_pts, uint32_t *out_keys,
-                                   uint32_t *out_m, char *msg, size_t msglen);
+                                   unsigned threads, unsigned inv_group, int rounds, cz_g1_aff *out_pts,
+                                   uint32_t *out_keys, uint32_t *out_m, char *msg, size_t msglen);
 /* the automatic window width for m general scalars of at most `bits` bits */
 int cz__cuda_msm_window(size_t m, int bits);
 /* what the last call on ctx did: window width, windows, window groups, ones,

@@ -42,11 +42,15 @@ extern "C" cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, s
     {
         const char *p = getenv("CZ_MSM_G2_PAIR"); /* 0: one thread per G2 point, for comparison */
         ctx->g2_pair = !(p && !strcmp(p, "0"));
-        /* CZ_MSM_BA: unset or 0 no batch-affine rounds (they do not pay
-         * yet, docs/CUDA_MSM.md), "auto" the rounds the plan picks, "all"
+        /* CZ_MSM_BA: unset or 0 no batch-affine rounds (off until they are
+         * measured to pay, docs/CUDA_MSM.md), "auto" the rounds the plan picks, "all"
          * every round that merges anything (for comparison) */
         const char *b = getenv("CZ_MSM_BA");
         ctx->ba_mode = b && !strcmp(b, "auto") ? 0 : b && !strcmp(b, "all") ? 1 : -1;
+        /* CZ_MSM_BA_CHAIN: pairs a chain of a round (default BA_CHAIN) */
+        const char *ch = getenv("CZ_MSM_BA_CHAIN");
+        long chv = ch ? strtol(ch, NULL, 10) : 0;
+        ctx->ba_chain = chv > 0 && chv <= 65536 ? (uint32_t)chv : 0;
     }
     CK(cudaGetDeviceCount(&count));
     if (device < 0 || device >= count) {
@@ -116,8 +120,9 @@ extern "C" int cz__cuda_msm_last_ba_rounds(const cz_cuda_msm *ctx) { return ctx-
 /* the rounds on the host, through the very code the kernel runs (ff.cuh
  * emulates its carry chains on the host), for tests without a device */
 extern "C" cz_err cz__cuda_msm_ba_rounds_host(const cz_g1_aff *bases, const uint32_t *vals, const uint32_t *keys,
-                                              uint32_t m, unsigned threads, int rounds, cz_g1_aff *out_pts,
-                                              uint32_t *out_keys, uint32_t *out_m, char *msg, size_t msglen)
+                                              uint32_t m, unsigned threads, unsigned inv_group, int rounds,
+                                              cz_g1_aff *out_pts, uint32_t *out_keys, uint32_t *out_m, char *msg,
+                                              size_t msglen)
 {
     typedef cz_aff_t<fp_t> A;
     static_assert(sizeof(A) == sizeof(cz_g1_aff), "one layout on both sides");
@@ -126,11 +131,14 @@ extern "C" cz_err cz__cuda_msm_ba_rounds_host(const cz_g1_aff *bases, const uint
     A *pts[2] = {(A *)malloc(cap * sizeof(A)), (A *)malloc(cap * sizeof(A))};
     uint32_t *ks[2] = {(uint32_t *)malloc(cap * 4), (uint32_t *)malloc(cap * 4)};
     uint32_t *incl = (uint32_t *)malloc(cap * 4);
+    size_t tcap = threads < cap ? threads : cap;
+    fp_t *tot = (fp_t *)malloc(tcap * sizeof(fp_t)), *pre = (fp_t *)malloc(tcap * sizeof(fp_t));
     cz_err err = CZ_OK;
     const uint32_t *rk = keys;
     const A *rp = NULL;
     uint32_t rm = m;
-    if (!pts[0] || !pts[1] || !ks[0] || !ks[1] || !incl) {
+    if (!inv_group) inv_group = BA_INV_GROUP;
+    if (!pts[0] || !pts[1] || !ks[0] || !ks[1] || !incl || !tot || !pre) {
         err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "cuda msm: out of host memory");
         goto out;
     }
@@ -138,13 +146,26 @@ extern "C" cz_err cz__cuda_msm_ba_rounds_host(const cz_g1_aff *bases, const uint
         uint32_t npairs = (rm + 1) / 2, sum = 0;
         for (uint32_t i = 0; i < npairs; i++) incl[i] = sum += cz_ba_outputs(rk, rm, i);
         uint32_t T = threads < npairs ? threads : npairs;
+        /* the three kernels' steps in their order: every chain forward, the
+         * chains' products inverted (groups of inv_group), every chain back */
+        uint32_t U = (T + inv_group - 1) / inv_group;
         for (uint32_t t = 0; t < T; t++) {
             if (rp) {
                 cz_ba_points<fp_t> src = {rp};
-                cz_ba_thread<fp_t>(src, rk, rm, incl, npairs, t, T, ks[r & 1], pts[r & 1]);
+                cz_ba_fwd_chain<fp_t>(src, rk, rm, incl, npairs, t, T, ks[r & 1], pts[r & 1], tot);
             } else {
                 cz_ba_bases<fp_t> src = {(const A *)bases, vals};
-                cz_ba_thread<fp_t>(src, rk, rm, incl, npairs, t, T, ks[r & 1], pts[r & 1]);
+                cz_ba_fwd_chain<fp_t>(src, rk, rm, incl, npairs, t, T, ks[r & 1], pts[r & 1], tot);
+            }
+        }
+        for (uint32_t u = 0; u < U; u++) cz_ba_inv_group<fp_t>(tot, pre, T, u, U);
+        for (uint32_t t = 0; t < T; t++) {
+            if (rp) {
+                cz_ba_points<fp_t> src = {rp};
+                cz_ba_bwd_chain<fp_t>(src, rk, rm, incl, npairs, t, T, pts[r & 1], tot);
+            } else {
+                cz_ba_bases<fp_t> src = {(const A *)bases, vals};
+                cz_ba_bwd_chain<fp_t>(src, rk, rm, incl, npairs, t, T, pts[r & 1], tot);
             }
         }
         rk = ks[r & 1];
@@ -169,6 +190,8 @@ out:
         free(ks[i]);
     }
     free(incl);
+    free(tot);
+    free(pre);
     return err;
 }
 

@@ -44,11 +44,16 @@
 #define DEFAULT_MAX_ENTRIES ((size_t)1 << 28)
 /* the same with the batch-affine rounds, whose outputs need room too */
 #define BA_MAX_ENTRIES ((size_t)1 << 27)
-/* a round runs when each thread of a wave has at least this many pairs
- * (so that the one inversion a thread does is shared widely enough) and
- * when it merges at least 1/BA_MIN_MERGE of the entries */
-#define BA_MIN_PAIRS_PER_THREAD 200u
+/* with the rounds the plan picks, a round runs when it has at least
+ * BA_MIN_PAIRS pairs (so that its launches and its scan are a small part
+ * of it) and merges at least 1/BA_MIN_MERGE of the entries */
+#define BA_MIN_PAIRS ((uint32_t)1 << 18)
 #define BA_MIN_MERGE 8u
+/* pairs of a chain (CZ_MSM_BA_CHAIN overrides), the chains' products
+ * inverted together by one thread, threads a block of the backward pass */
+#define BA_CHAIN 32u
+#define BA_INV_GROUP 64u
+#define BA_BWD_BLOCK 128
 #define MAX_WINDOW 21
 #define BLOCK 256
 /* default threads per block of the point-arithmetic kernels (msm_api.cu) */
@@ -69,8 +74,8 @@ struct cz_cuda_msm {
     int heavy_block; /* threads a block of the point-arithmetic kernels */
     int g2_pair;     /* G2 point arithmetic on lane pairs (fp2_pair.cuh) */
     int ba_mode;         /* G1 batch-affine rounds: -1 off, 0 when they pay, 1 always (tests) */
-    uint32_t ba_threads; /* threads of a round (0: one full wave of the device) */
-    uint32_t ba_wave;    /* resident threads of the round kernel, measured once */
+    uint32_t ba_threads; /* chains of a round (0: its pairs / ba_chain) */
+    uint32_t ba_chain;   /* pairs a chain when ba_threads is 0 */
     int last_ba_rounds;
     int last_c, last_nw, last_groups;
     size_t last_ones, last_gen;
@@ -455,19 +460,15 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
         ctx->last_c = c;
         ctx->last_nw = nw;
         ctx->last_groups = groups;
-        if constexpr (std::is_same<F, fp_t>::value) {
-            if (ba && !ctx->ba_wave) {
-                int per_sm = 0, sms = 0;
-                CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cz_k_ba_round<fp_t, cz_ba_bases<fp_t>>,
-                                                                 BLOCK, 0));
-                CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx->device));
-                ctx->ba_wave = (uint32_t)(per_sm > 0 ? per_sm : 1) * BLOCK * (uint32_t)(sms > 0 ? sms : 1);
-            }
-        }
-        /* the threads of a round, and the rounds' own first test on the
-         * largest group: when it fails no round runs, so no room is made */
-        uint32_t ba_t = ctx->ba_threads ? ctx->ba_threads : ctx->ba_wave;
-        if (ba && ctx->ba_mode == 0 && (e_bkt + 1) / 2 < (size_t)ba_t * BA_MIN_PAIRS_PER_THREAD) ba = false;
+        /* the rounds' own first test on the largest group: when it fails no
+         * round runs, so no room is made; the chains of a round of p pairs */
+        if (ba && ctx->ba_mode == 0 && (e_bkt + 1) / 2 < BA_MIN_PAIRS) ba = false;
+        uint32_t ba_chain = ctx->ba_chain ? ctx->ba_chain : BA_CHAIN;
+        auto ba_chains = [&](size_t p) -> uint32_t {
+            size_t t = ctx->ba_threads ? ctx->ba_threads : (p + ba_chain - 1) / ba_chain;
+            return (uint32_t)(t < p ? t : p > 0 ? p : 1);
+        };
+        size_t ba_tmax = ba ? ba_chains((e_bkt + 1) / 2) : 0;
         /* round outputs: the first about halves the entries, the next
          * halve again, so two buffers of 5/8 and 3/8 (a round that would
          * not fit stops the rounds, which only costs speed) */
@@ -491,6 +492,7 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
         carve c2 = {NULL, 0};
         uint32_t *keys_in, *vals_in, *keys_out, *vals_out, *ba_keys[2];
         cz_aff_t<F> *ba_pts[2];
+        F *ba_tot, *ba_pre; /* the chains' products, and their prefixes while they are inverted */
         X *buckets, *segsum, *winsum, *ones;
         for (int pass = 0; pass < 2; pass++) {
             c2.at = 0;
@@ -508,6 +510,8 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
                 ba_keys[i] = c2.take<uint32_t>(ba_cap[i]);
                 ba_pts[i] = c2.take<cz_aff_t<F>>(ba_cap[i]);
             }
+            ba_tot = c2.take<F>(ba_tmax);
+            ba_pre = c2.take<F>(ba_tmax);
             if (!pass && (err = ensure(ctx, 1, c2.at + 256, msg, msglen))) return err;
         }
         ctx->last_ba_rounds = 0;
@@ -542,9 +546,10 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
                 const cz_aff_t<F> *rp = NULL; /* NULL: still the bases by vals_out */
                 uint32_t rm = neff;
                 for (int round = 0; ba; round++) {
-                    uint32_t npairs = (rm + 1) / 2, total, T = ba_t;
-                    if (rm < 2 || (ctx->ba_mode == 0 && npairs < (size_t)T * BA_MIN_PAIRS_PER_THREAD)) break;
-                    if (T > npairs) T = npairs;
+                    uint32_t npairs = (rm + 1) / 2, total, T = ba_chains(npairs);
+                    if (rm < 2 || (ctx->ba_mode == 0 && npairs < BA_MIN_PAIRS) || T > ba_tmax) break;
+                    uint32_t U = (T + BA_INV_GROUP - 1) / BA_INV_GROUP;
+                    unsigned bwd_blocks = (T + BA_BWD_BLOCK - 1) / BA_BWD_BLOCK;
                     cz_k_ba_count<<<blocks(npairs), BLOCK, 0, st>>>(keys_in, rk, rm, npairs);
                     CKL();
                     tb = temp_bytes;
@@ -555,12 +560,22 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
                         break;
                     if (rp) {
                         cz_ba_points<F> src = {rp};
-                        cz_k_ba_round<F, cz_ba_points<F>><<<blocks(T), BLOCK, 0, st>>>(
-                            src, rk, rm, keys_in, npairs, T, ba_keys[round & 1], ba_pts[round & 1]);
+                        cz_k_ba_fwd<F, cz_ba_points<F>><<<blocks(T), BLOCK, 0, st>>>(
+                            src, rk, rm, keys_in, npairs, T, ba_keys[round & 1], ba_pts[round & 1], ba_tot);
+                        CKL();
+                        cz_k_ba_inv<F><<<blocks(U), BLOCK, 0, st>>>(ba_tot, ba_pre, T, U);
+                        CKL();
+                        cz_k_ba_bwd<F, cz_ba_points<F>><<<bwd_blocks, BA_BWD_BLOCK, 0, st>>>(
+                            src, rk, rm, keys_in, npairs, T, ba_pts[round & 1], ba_tot);
                     } else {
                         cz_ba_bases<F> src = {bases, vals_out};
-                        cz_k_ba_round<F, cz_ba_bases<F>><<<blocks(T), BLOCK, 0, st>>>(
-                            src, rk, rm, keys_in, npairs, T, ba_keys[round & 1], ba_pts[round & 1]);
+                        cz_k_ba_fwd<F, cz_ba_bases<F>><<<blocks(T), BLOCK, 0, st>>>(
+                            src, rk, rm, keys_in, npairs, T, ba_keys[round & 1], ba_pts[round & 1], ba_tot);
+                        CKL();
+                        cz_k_ba_inv<F><<<blocks(U), BLOCK, 0, st>>>(ba_tot, ba_pre, T, U);
+                        CKL();
+                        cz_k_ba_bwd<F, cz_ba_bases<F>><<<bwd_blocks, BA_BWD_BLOCK, 0, st>>>(
+                            src, rk, rm, keys_in, npairs, T, ba_pts[round & 1], ba_tot);
                     }
                     CKL();
                     rk = ba_keys[round & 1];

@@ -197,13 +197,20 @@ template <class F> struct cz_in_xyzz {
  * neighbours in affine coordinates: entries 2i and 2i + 1 of a round with
  * the same key become one point (a merge), any other pair passes through as
  * it is, so a round keeps the order by key and every run of one key about
- * halves. An affine addition needs 1/(x2 - x1) (or 1/(2 y1) when doubling);
- * a thread takes the pairs t, t + T, t + 2T, ... and shares one inversion
- * among all its merges (Montgomery's trick: 3 products a merge, then
- * lambda, lambda^2 and y3: 6 products where the mixed XYZZ addition of
- * level 0 takes 10). The prefix products wait in the x coordinate of each
- * merge's own output slot between the forward and the backward pass, so a
- * round needs no scratch besides its output.
+ * halves. An affine addition needs 1/(x2 - x1) (or 1/(2 y1) when doubling),
+ * shared among many merges by Montgomery's trick in two levels:
+ *   cz_k_ba_fwd: chain t of T takes the pairs t, t + T, t + 2T, ... (a few
+ *     tens each, so the kernel has many threads and few registers: it is all
+ *     memory), writes pass-throughs, leaves in the x of each merge's own
+ *     output slot the product of the chain's denominators before it, and
+ *     the chain's whole product in tot[t];
+ *   cz_k_ba_inv: tot[] inverted in place, groups of values sharing one
+ *     Fermat inversion (the same trick over the chains' products);
+ *   cz_k_ba_bwd: chain t again, last pair first, with 1/tot[t]: each merge's
+ *     1/d from the prefix in its slot, then lambda, lambda^2 and y3.
+ * A merge costs 1 + 2 + 3 products (forward, the inverse chain, the point)
+ * and its share of the chains' inversion (3 products a chain over its
+ * pairs): about 6.1 where the mixed XYZZ addition of level 0 takes 10.
  *
  * Infinity is (0, 0), and on G1 x = 0 only at infinity (the points with
  * x = 0 have order 3 and are not in the group), so a merge tells its case
@@ -386,48 +393,78 @@ template <class F> CZ_EC void cz_ba_finish(const cz_ba_late<F> &q, F &inv, cz_af
     out[q.o] = s;
 }
 
-/* thread t of T over the npairs pairs of a round, two pairs (i, i + T) at a
- * time so that their loads overlap */
+/* forward pass of chain t of T over the npairs pairs of a round: the pairs
+ * t, t + T, ...; tot[t] = the product of its denominators (1 when none) */
 template <class F, class Src>
-CZ_EC void cz_ba_thread(const Src &src, const uint32_t *keys, uint32_t m, const uint32_t *incl, uint32_t npairs,
-                        uint32_t t, uint32_t T, uint32_t *okeys, cz_aff_t<F> *out)
+CZ_EC void cz_ba_fwd_chain(const Src &src, const uint32_t *keys, uint32_t m, const uint32_t *incl, uint32_t npairs,
+                           uint32_t t, uint32_t T, uint32_t *okeys, cz_aff_t<F> *out, F *tot)
 {
-    if (t >= npairs) return;
     F acc;
     fe_set_one(acc);
-    uint32_t last = t;
-    for (uint32_t i = t; i < npairs; i += 2 * T) {
-        bool two = i + T < npairs;
-        cz_ba_pair<F> q1 = cz_ba_fwd<F>(src, keys, m, incl, i, okeys, out), q2 = {};
-        if (two) q2 = cz_ba_fwd<F>(src, keys, m, incl, i + T, okeys, out);
-        if (q1.kind) {
-            out[q1.o].x = acc; /* the product of the denominators before this one */
-            acc = fe_mul(acc, q1.d);
+    for (uint32_t i = t; i < npairs; i += T) {
+        cz_ba_pair<F> q = cz_ba_fwd<F>(src, keys, m, incl, i, okeys, out);
+        if (q.kind) {
+            out[q.o].x = acc; /* the product of the denominators before this one */
+            acc = fe_mul(acc, q.d);
         }
-        if (two && q2.kind) {
-            out[q2.o].x = acc;
-            acc = fe_mul(acc, q2.d);
-        }
-        last = two ? i + T : i;
     }
-    F inv = fe_inv(acc); /* the product of non-zero values: not zero */
-    for (uint32_t i = last;;) {
-        bool two = i >= t + T;
-        cz_ba_late<F> q1 = cz_ba_bwd_load<F>(src, keys, m, incl, i, out), q2 = {};
-        if (two) q2 = cz_ba_bwd_load<F>(src, keys, m, incl, i - T, out);
-        if (q1.kind) cz_ba_finish<F>(q1, inv, out);
-        if (two && q2.kind) cz_ba_finish<F>(q2, inv, out);
-        if (!two || i - T < t + T) break;
-        i -= 2 * T;
+    tot[t] = acc;
+}
+
+/* inverts v[u], v[u + U], ... (n values, none zero) in place with one
+ * inversion; pre[] holds the prefix products between the two passes */
+template <class F> CZ_EC void cz_ba_inv_group(F *v, F *pre, uint32_t n, uint32_t u, uint32_t U)
+{
+    if (u >= n) return;
+    F acc;
+    fe_set_one(acc);
+    uint32_t last = u;
+    for (uint32_t i = u; i < n; i += U) {
+        pre[i] = acc;
+        acc = fe_mul(acc, v[i]);
+        last = i;
+    }
+    F inv = fe_inv(acc);
+    for (uint32_t i = last;; i -= U) {
+        F x = v[i];
+        v[i] = fe_mul(inv, pre[i]);
+        inv = fe_mul(inv, x);
+        if (i < u + U) break;
+    }
+}
+
+/* backward pass of chain t with inv = 1 / tot[t] (the forward's product) */
+template <class F, class Src>
+CZ_EC void cz_ba_bwd_chain(const Src &src, const uint32_t *keys, uint32_t m, const uint32_t *incl, uint32_t npairs,
+                           uint32_t t, uint32_t T, cz_aff_t<F> *out, const F *tot)
+{
+    if (t >= npairs) return;
+    F inv = tot[t];
+    for (uint32_t i = t + (npairs - 1 - t) / T * T;; i -= T) {
+        cz_ba_late<F> q = cz_ba_bwd_load<F>(src, keys, m, incl, i, out);
+        if (q.kind) cz_ba_finish<F>(q, inv, out);
+        if (i < t + T) break;
     }
 }
 
 template <class F, class Src>
-__global__ void cz_k_ba_round(Src src, const uint32_t *keys, uint32_t m, const uint32_t *incl, uint32_t npairs,
-                              uint32_t T, uint32_t *okeys, cz_aff_t<F> *out)
+__global__ void cz_k_ba_fwd(Src src, const uint32_t *keys, uint32_t m, const uint32_t *incl, uint32_t npairs,
+                            uint32_t T, uint32_t *okeys, cz_aff_t<F> *out, F *tot)
 {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < T) cz_ba_thread<F>(src, keys, m, incl, npairs, t, T, okeys, out);
+    if (t < T) cz_ba_fwd_chain<F>(src, keys, m, incl, npairs, t, T, okeys, out, tot);
+}
+template <class F> __global__ void cz_k_ba_inv(F *v, F *pre, uint32_t n, uint32_t U)
+{
+    uint32_t u = blockIdx.x * blockDim.x + threadIdx.x;
+    if (u < U) cz_ba_inv_group<F>(v, pre, n, u, U);
+}
+template <class F, class Src>
+__global__ void cz_k_ba_bwd(Src src, const uint32_t *keys, uint32_t m, const uint32_t *incl, uint32_t npairs,
+                            uint32_t T, cz_aff_t<F> *out, const F *tot)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < T) cz_ba_bwd_chain<F>(src, keys, m, incl, npairs, t, T, out, tot);
 }
 
 /* level 0 on a round's points (no sign) */

@@ -78,10 +78,14 @@ struct job {
 static void bitrev_chunk(void *ctx, size_t item)
 {
     struct job *j = ctx;
-    size_t end = (item + 1) * CHUNK < j->n ? (item + 1) * CHUNK : j->n;
-    for (size_t i = item * CHUNK; i < end; i++) {
-        size_t r = bitrev(i, j->log_n);
+    size_t i = item * CHUNK, end = i + CHUNK < j->n ? i + CHUNK : j->n;
+    size_t r = bitrev(i, j->log_n), top = j->n >> 1;
+    for (; i < end; i++) {
         if (i < r) { cz_fr t = j->a[i]; j->a[i] = j->a[r]; j->a[r] = t; }
+        /* r <- bitrev(i + 1): add one at the top, carries going down */
+        size_t bit = top;
+        while (r & bit) { r ^= bit; bit >>= 1; }
+        r |= bit;
     }
 }
 

@@ -6,8 +6,16 @@
  * consecutive elements, so the first BLK_LOG stages run block by block (one
  * pool item per block of 2^BLK_LOG elements, which stays in cache, with the
  * twiddles they need copied into a small contiguous table); each later stage
- * is one pass whose n/2 butterflies are split into chunks for the pool. */
+ * is one pass whose n/2 butterflies are split into chunks for the pool.
+ *
+ * That is the scalar path. Domains of 2^6 and more on CPUs with AVX-512
+ * IFMA take the eight-lane path of ntt_x8.c instead (d->x8), which also
+ * folds the inverse's n^-1 and the shifts of coset_inverse / inverse_scaled
+ * into its last pass; both give the same bits. */
 #include "poly/ntt.h"
+#include "poly/ntt_x8.h"
+#include "ff/fr_x8.h"
+#include "util/cpu.h"
 #include "util/mem.h"
 
 #include <stdlib.h>
@@ -42,14 +50,19 @@ cz_err cz_ntt_domain_init(cz_ntt_domain *d, int log_n, uint64_t generator)
     d->gen = g;
     cz_fr_inv(&d->gen_inv, &g);
     size_t half = d->n / 2 ? d->n / 2 : 1;
-    d->tw = cz_big_array(half, 2 * sizeof(cz_fr)); /* tw_inv is its second half */
+    int x8 = CZ_FR_X8_IFMA && cz_cpu_has_ifma() && log_n >= CZ_NTT_X8_MIN_LOG;
+    size_t tab_off = (half * 2 * sizeof(cz_fr) + 63) & ~(size_t)63;
+    size_t tab_size = x8 ? cz__ntt_x8_tables_size(log_n) : 0;
+    /* tw_inv is the second half of tw; the vector path's tables follow */
+    d->tw = cz_big_alloc(tab_off + tab_size);
     d->tw_inv = d->tw ? d->tw + half : NULL;
     if (!d->tw) { cz_ntt_domain_free(d); return CZ_ERR_NOMEM; }
-    cz_fr_one(&d->tw[0]);
-    cz_fr_one(&d->tw_inv[0]);
-    for (size_t j = 1; j < half; j++) {
-        cz_fr_mul(&d->tw[j], &d->tw[j - 1], &d->omega);
-        cz_fr_mul(&d->tw_inv[j], &d->tw_inv[j - 1], &d->omega_inv);
+    cz__fr_powers(d->tw, half, &d->omega);
+    cz__fr_powers(d->tw_inv, half, &d->omega_inv);
+    if (x8) {
+        d->x8_tab = (char *)d->tw + tab_off;
+        cz__ntt_x8_tables(d->x8_tab, d);
+        d->x8 = 1;
     }
     return CZ_OK;
 }
@@ -58,6 +71,8 @@ void cz_ntt_domain_free(cz_ntt_domain *d)
 {
     cz_big_free(d->tw);
     d->tw = d->tw_inv = NULL;
+    d->x8_tab = NULL;
+    d->x8 = 0;
 }
 
 static inline size_t bitrev(size_t x, int bits)
@@ -74,6 +89,14 @@ struct job {
     size_t n, m, stride;
     int log_n, blk_log;
 };
+
+static void bitrev_chunk(void *ctx, size_t item);
+
+void cz__ntt_bitrev(cz_fr *a, size_t n, int log_n, cz_pool *pool)
+{
+    struct job j = {.a = a, .n = n, .log_n = log_n};
+    cz_pool_run(pool, (n + CHUNK - 1) / CHUNK, bitrev_chunk, &j);
+}
 
 static void bitrev_chunk(void *ctx, size_t item)
 {
@@ -133,7 +156,7 @@ static void transform(const cz_ntt_domain *d, cz_fr *a, const cz_fr *tw, cz_pool
 {
     struct job j = {.a = a, .tw = tw, .n = d->n, .log_n = d->log_n};
     if (d->n < 2) return;
-    cz_pool_run(pool, nchunks(d->n), bitrev_chunk, &j);
+    cz__ntt_bitrev(a, d->n, d->log_n, pool);
     size_t m = 1;
     int bl = d->log_n < BLK_LOG ? d->log_n : BLK_LOG;
     if (bl >= 2) {
@@ -166,10 +189,16 @@ static void scale_chunk(void *ctx, size_t item)
     }
 }
 
-void cz_ntt_scale_powers(cz_fr *a, size_t n, const cz_fr *c, cz_pool *pool)
+void cz__ntt_scale_powers_scalar(cz_fr *a, size_t n, const cz_fr *c, cz_pool *pool)
 {
     struct job j = {.a = a, .c = c, .n = n};
     cz_pool_run(pool, nchunks(n), scale_chunk, &j);
+}
+
+void cz_ntt_scale_powers(cz_fr *a, size_t n, const cz_fr *c, cz_pool *pool)
+{
+    if (CZ_FR_X8_IFMA && cz_cpu_has_ifma()) cz__ntt_scale_powers_x8(a, n, c, pool);
+    else cz__ntt_scale_powers_scalar(a, n, c, pool);
 }
 
 static void mul_const_chunk(void *ctx, size_t item)
@@ -179,26 +208,47 @@ static void mul_const_chunk(void *ctx, size_t item)
     for (size_t i = item * CHUNK; i < end; i++) cz_fr_mul(&j->a[i], &j->a[i], j->c);
 }
 
+/* the vector path: the domain has its tables, and IFMA was not switched off
+ * since (cz_cpu_force_portable) */
+static int use_x8(const cz_ntt_domain *d) { return d->x8 && cz_cpu_has_ifma(); }
+
 void cz_ntt_forward(const cz_ntt_domain *d, cz_fr *a, cz_pool *pool)
 {
-    transform(d, a, d->tw, pool);
+    if (use_x8(d)) cz__ntt_x8_transform(d, a, 0, NULL, pool);
+    else transform(d, a, d->tw, pool);
 }
 
 void cz_ntt_inverse(const cz_ntt_domain *d, cz_fr *a, cz_pool *pool)
 {
+    if (use_x8(d)) {
+        cz__ntt_post post = {.kind = 1, .f = d->n_inv};
+        cz__ntt_x8_transform(d, a, 1, &post, pool);
+        return;
+    }
     transform(d, a, d->tw_inv, pool);
     struct job j = {.a = a, .c = &d->n_inv, .n = d->n};
     cz_pool_run(pool, nchunks(d->n), mul_const_chunk, &j);
 }
 
+void cz_ntt_inverse_scaled(const cz_ntt_domain *d, cz_fr *a, const cz_fr *c, cz_pool *pool)
+{
+    if (use_x8(d)) {
+        cz__ntt_post post = {.kind = 2, .f = d->n_inv, .c = *c};
+        cz__ntt_x8_transform(d, a, 1, &post, pool);
+        return;
+    }
+    cz_ntt_inverse(d, a, pool);
+    cz__ntt_scale_powers_scalar(a, d->n, c, pool);
+}
+
 void cz_ntt_coset_forward(const cz_ntt_domain *d, cz_fr *a, cz_pool *pool)
 {
-    cz_ntt_scale_powers(a, d->n, &d->gen, pool);
+    if (use_x8(d)) cz__ntt_scale_powers_x8(a, d->n, &d->gen, pool);
+    else cz__ntt_scale_powers_scalar(a, d->n, &d->gen, pool);
     cz_ntt_forward(d, a, pool);
 }
 
 void cz_ntt_coset_inverse(const cz_ntt_domain *d, cz_fr *a, cz_pool *pool)
 {
-    cz_ntt_inverse(d, a, pool);
-    cz_ntt_scale_powers(a, d->n, &d->gen_inv, pool);
+    cz_ntt_inverse_scaled(d, a, &d->gen_inv, pool);
 }

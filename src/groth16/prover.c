@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ff/fr_x8.h"
 #include "msm/msm.h"
 #include "poly/ntt.h"
 
@@ -63,11 +64,7 @@ static void h_pointwise(void *ctx, size_t item)
 {
     struct hjob *j = ctx;
     size_t lo = item * 4096, hi = lo + 4096 < j->n ? lo + 4096 : j->n;
-    for (size_t i = lo; i < hi; i++) {
-        cz_fr_mul(&j->a[i], &j->a[i], &j->b[i]);
-        cz_fr_sub(&j->a[i], &j->a[i], &j->c[i]);
-        cz_fr_mul(&j->a[i], &j->a[i], &j->zinv);
-    }
+    cz_fr_mul_sub_scale(j->a + lo, j->a + lo, j->b + lo, j->c + lo, &j->zinv, hi - lo);
 }
 
 void cz_groth16_assemble(cz_groth16_proof *out, const cz_groth16_vk *vk, const cz_g1_jac *a_acc,
@@ -142,12 +139,12 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
         cz_fail(err, msg, msglen, "cannot build NTT domain 2^%d", log_m);
         goto done;
     }
-    cz_ntt_inverse(&dom, a, pool);
-    cz_ntt_coset_forward(&dom, a, pool);
-    cz_ntt_inverse(&dom, b, pool);
-    cz_ntt_coset_forward(&dom, b, pool);
-    cz_ntt_inverse(&dom, c, pool);
-    cz_ntt_coset_forward(&dom, c, pool);
+    /* iNTT then coset NTT: the coset shift g^j rides on the iNTT's last pass */
+    cz_fr *abc[3] = {a, b, c};
+    for (int k = 0; k < 3; k++) {
+        cz_ntt_inverse_scaled(&dom, abc[k], &dom.gen, pool);
+        cz_ntt_forward(&dom, abc[k], pool);
+    }
     struct hjob hj = {.a = a, .b = b, .c = c, .n = m};
     {   /* Z on the coset is the constant g^m - 1 */
         uint64_t e = m;

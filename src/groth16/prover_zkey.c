@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "msm/msm.h"
+#include "ff/fr_x8.h"
 #include "poly/ntt.h"
 
 #define SNARKJS_GENERATOR 5
@@ -35,14 +36,8 @@ static void ab_task(void *ctx, size_t item)
 {
     struct abjob *j = ctx;
     size_t lo = item * 4096, hi = lo + 4096 < j->n ? lo + 4096 : j->n;
-    if (j->stage == 0) {
-        for (size_t i = lo; i < hi; i++) cz_fr_mul(&j->c[i], &j->a[i], &j->b[i]);
-    } else {
-        for (size_t i = lo; i < hi; i++) {
-            cz_fr_mul(&j->a[i], &j->a[i], &j->b[i]);
-            cz_fr_sub(&j->a[i], &j->a[i], &j->c[i]);
-        }
-    }
+    if (j->stage == 0) cz_fr_mul_sub_scale(j->c + lo, j->a + lo, j->b + lo, NULL, NULL, hi - lo);
+    else cz_fr_mul_sub_scale(j->a + lo, j->a + lo, j->b + lo, j->c + lo, NULL, hi - lo);
 }
 
 /* out = a primitive 2^k-th root of unity g^((r-1)/2^k), k <= 32 */
@@ -94,8 +89,7 @@ cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, co
     root_of_unity(&inc, log_n + 1);
     cz_fr *v[3] = {a, b, c};
     for (int k = 0; k < 3; k++) {
-        cz_ntt_inverse(&dom, v[k], pool);
-        cz_ntt_scale_powers(v[k], n, &inc, pool);
+        cz_ntt_inverse_scaled(&dom, v[k], &inc, pool);
         cz_ntt_forward(&dom, v[k], pool);
     }
     j.stage = 1;

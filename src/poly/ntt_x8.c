@@ -58,13 +58,6 @@ static void grp_set(grp *g, int lane, const cz_fr *x, unsigned sh)
     for (int j = 0; j < 5; j++) g->d[j][lane] = t[j];
 }
 
-/* out = 16 x mod r: the reduced x16 form, a valid second operand too */
-static void x16(cz_fr *out, const cz_fr *x)
-{
-    cz_fr_add(out, x, x);
-    for (int i = 0; i < 3; i++) cz_fr_add(out, out, out);
-}
-
 size_t cz__ntt_x8_tables_size(int log_n)
 {
     if (log_n < CZ_NTT_X8_MIN_LOG) return 0;
@@ -96,6 +89,13 @@ void cz__ntt_x8_tables(void *tab, const cz_ntt_domain *d)
 
 #define TGT CZ_FR52_TGT
 typedef cz_v8 V;
+
+/* out = 16 x mod r: the reduced x16 form, a valid second operand too */
+static void x16(cz_fr *out, const cz_fr *x)
+{
+    cz_fr_add(out, x, x);
+    for (int i = 0; i < 3; i++) cz_fr_add(out, out, out);
+}
 
 struct xjob {
     cz_fr *a;

@@ -6,7 +6,8 @@
  *
  * Blocks. The first bl = min(log n, 12) stages work inside blocks of
  * B = 2^bl consecutive elements, one pool item per block. A block is
- * converted once into a stack buffer of G = B/8 groups of eight lanes in
+ * converted once into a stack buffer (160 KiB for 2^12: the calling and
+ * pool threads need that much stack) of G = B/8 groups of eight lanes in
  * radix 2^52, lane i of group g holding block element i·G + g. A stage with
  * half-size m < G pairs element e with e + m, i.e. group g with g + m in
  * every lane, and its twiddle w^(g mod m) is the same in all lanes: one

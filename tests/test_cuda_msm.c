@@ -290,6 +290,25 @@ static int run(void)
     ba_mode = -1;
     g1_cases(0);
     ba_mode = 0;
+    /* level 0 of the reduce-by-key engine with short segments, so that most
+     * keys cross a segment's edge and go through the later levels (with the
+     * default of 128 entries most random buckets lie inside one) */
+    {
+        const unsigned t0s[] = {1, 2, 3, 32};
+        for (size_t i = 0; i < sizeof t0s / sizeof *t0s; i++) {
+            cz__cuda_msm_config_t0(ctx, t0s[i]);
+            case_g1(1, K_RANDOM, 100, 1, 0, 0);
+            case_g1(2, K_SAME, 100, 1, 0, 0);
+            case_g1(4099, K_MIX, 70, 1, 0, 0);
+            case_g1(3001, K_RANDOM, 100, 1, 5, 4000);
+            case_g1(100003, K_SAME, 100, 1, 0, 0);
+            case_g1(((size_t)1 << 18) + 3, K_RANDOM, 100, 1, 0, 0);
+            case_g2(1009, K_RANDOM, 100, 1, 0, 0);
+            case_g2(3001, K_SAME, 100, 1, 0, 0);
+            case_g2(3001, K_MIX, 70, 1, 3, 2000);
+        }
+        cz__cuda_msm_config_t0(ctx, 0);
+    }
     /* G2 */
     case_g2(1, K_RANDOM, 100, 1, 0, 0);
     case_g2(2, K_SAME, 100, 1, 0, 0);

@@ -63,6 +63,11 @@ void cz__cuda_msm_config(cz_cuda_msm *ctx, int window_bits, size_t max_entries);
  * merges anything, with `threads` chains a round (0: a chain of 32 pairs,
  * CZ_MSM_BA_CHAIN; few chains give each many pairs) */
 void cz__cuda_msm_config_ba(cz_cuda_msm *ctx, int mode, unsigned threads);
+/* entries a thread sums at level 0 of the reduce-by-key engine (1..65536;
+ * 0: the built-in default; CZ_MSM_T0 in the environment sets it when the
+ * context is created); small
+ * values make most keys cross a segment's edge */
+void cz__cuda_msm_config_t0(cz_cuda_msm *ctx, unsigned t0);
 /* batch-affine rounds the last G1 call ran (over all its window groups) */
 int cz__cuda_msm_last_ba_rounds(const cz_cuda_msm *ctx);
 /* `rounds` batch-affine rounds on the host over m entries sorted by key

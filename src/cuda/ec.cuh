@@ -189,8 +189,10 @@ template <class F> CZ_EC __noinline__ void xyzz_add(cz_xyzz_t<F> &p, const cz_xy
 template <class F> CZ_EC void xyzz_mul_small(cz_xyzz_t<F> &p, uint32_t k)
 {
     cz_xyzz_t<F> base = p;
-    xyzz_set_inf(p);
-    for (int b = 31; b >= 0; b--) {
+    int b = 31;
+    while (b >= 0 && !((k >> b) & 1)) b--; /* the top set bit: p = base there */
+    if (b < 0) xyzz_set_inf(p);
+    for (b--; b >= 0; b--) {
         xyzz_dbl(p);
         if ((k >> b) & 1) xyzz_add(p, base);
     }

@@ -170,7 +170,8 @@ struct cz_in_xyzz_pair {
  * 2s, 2s + 1) sums segment s; launch 2 * segments threads */
 template <class In>
 __global__ void cz_k_segment_sums_pair(In in, const uint32_t *keys, uint32_t n, uint32_t t, const uint32_t *incl,
-                                       const uint32_t *pc, uint32_t *out_keys, cz_xyzz_t<fp2_t> *out)
+                                       const uint32_t *pc, uint32_t *out_keys, cz_xyzz_t<fp2_t> *out,
+                                       cz_xyzz_t<fp2_t> *dest)
 {
     uint32_t g = blockIdx.x * blockDim.x + threadIdx.x, s = g >> 1;
     int odd = (int)(g & 1);
@@ -178,21 +179,31 @@ __global__ void cz_k_segment_sums_pair(In in, const uint32_t *keys, uint32_t n, 
     if (lo >= n) return;
     uint32_t hi = (uint32_t)min((uint64_t)n, lo + t), o = incl[s] - pc[s];
     uint32_t cur = keys[lo];
+    bool open = lo > 0 && keys[lo - 1] == cur;
     cz_xyzz_t<fp2p_t> acc;
     xyzz_set_inf(acc);
     for (uint32_t e = (uint32_t)lo; e < hi; e++) {
         uint32_t k = keys[e];
         if (k != cur) {
-            if (!odd) out_keys[o] = cur;
-            cz__pair_st_xyzz(out + o, odd, acc);
-            o++;
+            if (open) {
+                if (!odd) out_keys[o] = cur;
+                cz__pair_st_xyzz(out + o, odd, acc);
+                o++;
+            } else {
+                cz__pair_st_xyzz(dest + cur, odd, acc);
+            }
+            open = false;
             xyzz_set_inf(acc);
             cur = k;
         }
         in.add(acc, e, odd);
     }
-    if (!odd) out_keys[o] = cur;
-    cz__pair_st_xyzz(out + o, odd, acc);
+    if (open || (hi < n && keys[hi] == cur)) {
+        if (!odd) out_keys[o] = cur;
+        cz__pair_st_xyzz(out + o, odd, acc);
+    } else {
+        cz__pair_st_xyzz(dest + cur, odd, acc);
+    }
 }
 
 /* cz_k_run_sums for G2 on lane pairs: pair p sums piece p */

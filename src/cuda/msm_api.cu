@@ -21,11 +21,11 @@ extern "C" int cz__cuda_msm_window(size_t m, int bits)
  * warps an SM holds, and a smaller block lets a partly filled SM take one
  * more (docs/CUDA_MSM.md). CZ_MSM_BLOCK (a multiple of 32 in 32..1024)
  * overrides the default, for measurements. */
-static int heavy_block_size(void)
+static int heavy_block_size(int dflt)
 {
     const char *s = getenv("CZ_MSM_BLOCK");
     int b = s ? atoi(s) : 0;
-    return b >= 32 && b <= 1024 && b % 32 == 0 ? b : HEAVY_BLOCK;
+    return b >= 32 && b <= 1024 && b % 32 == 0 ? b : dflt;
 }
 
 /* ------------------------------------------------------------ entry points */
@@ -38,7 +38,8 @@ extern "C" cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, s
     *out = NULL;
     if (!ctx) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "cuda msm: out of host memory");
     ctx->device = device;
-    ctx->heavy_block = heavy_block_size();
+    ctx->heavy_block = heavy_block_size(HEAVY_BLOCK);
+    ctx->heavy_block_g1 = heavy_block_size(HEAVY_BLOCK_G1);
     {
         const char *p = getenv("CZ_MSM_G2_PAIR"); /* 0: one thread per G2 point, for comparison */
         ctx->g2_pair = !(p && !strcmp(p, "0"));
@@ -51,6 +52,10 @@ extern "C" cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, s
         const char *ch = getenv("CZ_MSM_BA_CHAIN");
         long chv = ch ? strtol(ch, NULL, 10) : 0;
         ctx->ba_chain = chv > 0 && chv <= 65536 ? (uint32_t)chv : 0;
+        /* CZ_MSM_T0: entries a thread at level 0 (default T0) */
+        const char *t0 = getenv("CZ_MSM_T0");
+        long t0v = t0 ? strtol(t0, NULL, 10) : 0;
+        ctx->t0 = t0v > 0 && t0v <= 65536 ? (uint32_t)t0v : T0;
     }
     CK(cudaGetDeviceCount(&count));
     if (device < 0 || device >= count) {
@@ -113,6 +118,11 @@ extern "C" void cz__cuda_msm_config_ba(cz_cuda_msm *ctx, int mode, unsigned thre
 {
     ctx->ba_mode = mode < 0 ? -1 : mode > 0 ? 1 : 0;
     ctx->ba_threads = threads;
+}
+
+extern "C" void cz__cuda_msm_config_t0(cz_cuda_msm *ctx, unsigned t0)
+{
+    ctx->t0 = t0 >= 1 && t0 <= 65536 ? t0 : T0;
 }
 
 extern "C" int cz__cuda_msm_last_ba_rounds(const cz_cuda_msm *ctx) { return ctx->last_ba_rounds; }

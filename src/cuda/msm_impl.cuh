@@ -37,8 +37,9 @@
 #include "cuda/msm_kernels.cuh"
 #include "cuda/fp2_pair.cuh"
 
-/* entries per thread at level 0, items per thread at later levels */
-#define T0 32u
+/* entries per thread at level 0 (CZ_MSM_T0 overrides), items per thread at
+ * later levels */
+#define T0 128u
 #define T1 16u
 /* default bound on (scalar, window) entries sorted at once */
 #define DEFAULT_MAX_ENTRIES ((size_t)1 << 28)
@@ -56,8 +57,11 @@
 #define BA_BWD_BLOCK 128
 #define MAX_WINDOW 21
 #define BLOCK 256
-/* default threads per block of the point-arithmetic kernels (msm_api.cu) */
+/* default threads per block of the point-arithmetic kernels (msm_api.cu):
+ * G2's, and G1's (smaller: 128 measured 1-3 % faster than 256 at 2^24 and
+ * 2^26, docs/CUDA_MSM.md) */
 #define HEAVY_BLOCK 256
+#define HEAVY_BLOCK_G1 128
 /* the window sums and the ones' sum on the host: at most 129 windows (c = 2)
  * of a G2 XYZZ point (384 bytes), and one more */
 #define CZ_MSM_HOST_WIN_BYTES ((size_t)131 * 384)
@@ -71,7 +75,9 @@ struct cz_cuda_msm {
     void *host_win;          /* pinned, CZ_MSM_HOST_WIN_BYTES: the window sums */
     int cfg_window;
     size_t cfg_max_entries;
-    int heavy_block; /* threads a block of the point-arithmetic kernels */
+    int heavy_block;    /* threads a block of the point-arithmetic kernels (G2) */
+    int heavy_block_g1; /* the same for G1 */
+    uint32_t t0;     /* entries a thread at level 0 of the reduce-by-key engine */
     int g2_pair;     /* G2 point arithmetic on lane pairs (fp2_pair.cuh) */
     int ba_mode;         /* G1 batch-affine rounds: -1 off, 0 when they pay, 1 always (tests) */
     uint32_t ba_threads; /* chains of a round (0: its pairs / ba_chain) */
@@ -129,18 +135,20 @@ template <class F> struct engine {
     cz_xyzz_t<F> *a, *b;
     void *temp;
     size_t temp_bytes;
-    size_t cap_items;
+    size_t cap_items, cap_segs;
 };
 
-inline size_t cap_items_for(size_t n, size_t d)
+/* pieces of level 0 that need merging: at most two a segment of t0
+ * entries, and at most one a segment more than the distinct keys */
+inline size_t cap_items_for(size_t n, size_t d, uint32_t t0)
 {
-    size_t s0 = (n + T0 - 1) / T0, c = s0 + d;
+    size_t s0 = (n + t0 - 1) / t0, c = s0 + d < 2 * s0 ? s0 + d : 2 * s0;
     return c < n ? c : n;
 }
 
-template <class F> void engine_carve(engine<F> &e, carve &cv, size_t n, size_t d, size_t temp_bytes)
+template <class F> void engine_carve(engine<F> &e, carve &cv, size_t n, size_t d, size_t temp_bytes, uint32_t t0)
 {
-    size_t s0 = (n + T0 - 1) / T0 + 1, ci = cap_items_for(n, d) + 1;
+    size_t s0 = (n + t0 - 1) / t0 + 1, ci = cap_items_for(n, d, t0) + 1;
     e.pc = cv.take<uint32_t>(s0);
     e.incl = cv.take<uint32_t>(s0);
     e.okeys = cv.take<uint32_t>(ci);
@@ -155,12 +163,13 @@ template <class F> void engine_carve(engine<F> &e, carve &cv, size_t n, size_t d
     e.temp = cv.take<char>(temp_bytes);
     e.temp_bytes = temp_bytes;
     e.cap_items = ci;
+    e.cap_segs = s0;
 }
 
 /* CUB scratch bytes for the engine on n items */
-template <class F> cudaError_t engine_temp(size_t *bytes, size_t n, size_t d)
+template <class F> cudaError_t engine_temp(size_t *bytes, size_t n, size_t d, uint32_t t0)
 {
-    size_t s0 = (n + T0 - 1) / T0 + 1, ci = cap_items_for(n, d) + 1, b = 0, t = 0;
+    size_t s0 = (n + t0 - 1) / t0 + 1, ci = cap_items_for(n, d, t0) + 1, b = 0, t = 0;
     uint32_t *u = NULL;
     cudaError_t e;
     if ((e = cub::DeviceScan::InclusiveSum(NULL, t, u, u, (int)s0))) return e;
@@ -191,44 +200,46 @@ inline cudaError_t read_small(cz_cuda_msm *ctx, uint32_t *dst, const uint32_t *s
  * of work; G2 a lane pair (fp2_pair.cuh) unless ctx->g2_pair is off. */
 template <class F, class In>
 inline void launch_segment_sums(cz_cuda_msm *ctx, In in, const uint32_t *keys, uint32_t n, uint32_t s0,
-                                const uint32_t *incl, const uint32_t *pc, uint32_t *okeys, cz_xyzz_t<F> *out)
+                                const uint32_t *incl, const uint32_t *pc, uint32_t *okeys, cz_xyzz_t<F> *out,
+                                cz_xyzz_t<F> *dest, uint32_t t0)
 {
-    unsigned hb = (unsigned)ctx->heavy_block;
-    cz_k_segment_sums<F, In><<<blocks_of(s0, hb), hb, 0, ctx->stream>>>(in, keys, n, T0, incl, pc, okeys, out);
+    unsigned hb = (unsigned)ctx->heavy_block_g1;
+    cz_k_segment_sums<F, In><<<blocks_of(s0, hb), hb, 0, ctx->stream>>>(in, keys, n, t0, incl, pc, okeys, out,
+                                                                        dest);
 }
 inline void launch_segment_sums(cz_cuda_msm *ctx, cz_in_aff<fp2_t> in, const uint32_t *keys, uint32_t n,
                                 uint32_t s0, const uint32_t *incl, const uint32_t *pc, uint32_t *okeys,
-                                cz_xyzz_t<fp2_t> *out)
+                                cz_xyzz_t<fp2_t> *out, cz_xyzz_t<fp2_t> *dest, uint32_t t0)
 {
     unsigned hb = (unsigned)ctx->heavy_block;
     if (!ctx->g2_pair) {
-        cz_k_segment_sums<fp2_t, cz_in_aff<fp2_t>><<<blocks_of(s0, hb), hb, 0, ctx->stream>>>(in, keys, n, T0, incl,
-                                                                                            pc, okeys, out);
+        cz_k_segment_sums<fp2_t, cz_in_aff<fp2_t>><<<blocks_of(s0, hb), hb, 0, ctx->stream>>>(
+            in, keys, n, t0, incl, pc, okeys, out, dest);
         return;
     }
     cz_in_aff_pair ip = {in.bases, in.vals};
-    cz_k_segment_sums_pair<<<blocks_of(2 * (size_t)s0, hb), hb, 0, ctx->stream>>>(ip, keys, n, T0, incl, pc, okeys,
-                                                                                 out);
+    cz_k_segment_sums_pair<<<blocks_of(2 * (size_t)s0, hb), hb, 0, ctx->stream>>>(ip, keys, n, t0, incl, pc,
+                                                                                 okeys, out, dest);
 }
 inline void launch_segment_sums(cz_cuda_msm *ctx, cz_in_xyzz<fp2_t> in, const uint32_t *keys, uint32_t n,
                                 uint32_t s0, const uint32_t *incl, const uint32_t *pc, uint32_t *okeys,
-                                cz_xyzz_t<fp2_t> *out)
+                                cz_xyzz_t<fp2_t> *out, cz_xyzz_t<fp2_t> *dest, uint32_t t0)
 {
     unsigned hb = (unsigned)ctx->heavy_block;
     if (!ctx->g2_pair) {
-        cz_k_segment_sums<fp2_t, cz_in_xyzz<fp2_t>><<<blocks_of(s0, hb), hb, 0, ctx->stream>>>(in, keys, n, T0, incl,
-                                                                                             pc, okeys, out);
+        cz_k_segment_sums<fp2_t, cz_in_xyzz<fp2_t>><<<blocks_of(s0, hb), hb, 0, ctx->stream>>>(
+            in, keys, n, t0, incl, pc, okeys, out, dest);
         return;
     }
     cz_in_xyzz_pair ip = {in.items};
-    cz_k_segment_sums_pair<<<blocks_of(2 * (size_t)s0, hb), hb, 0, ctx->stream>>>(ip, keys, n, T0, incl, pc, okeys,
-                                                                                 out);
+    cz_k_segment_sums_pair<<<blocks_of(2 * (size_t)s0, hb), hb, 0, ctx->stream>>>(ip, keys, n, t0, incl, pc,
+                                                                                 okeys, out, dest);
 }
 template <class F>
 inline void launch_run_sums(cz_cuda_msm *ctx, size_t bound, const cz_xyzz_t<F> *items, engine<F> &e, uint32_t runs,
                             cz_xyzz_t<F> *out)
 {
-    unsigned hb = (unsigned)ctx->heavy_block;
+    unsigned hb = (unsigned)ctx->heavy_block_g1;
     cz_k_run_sums<F><<<blocks_of(bound, hb), hb, 0, ctx->stream>>>(items, e.off, e.cnt, e.np, e.incl2, runs, T1, out);
 }
 template <>
@@ -247,7 +258,7 @@ template <class F>
 inline void launch_bucket_segments(cz_cuda_msm *ctx, const cz_xyzz_t<F> *buckets, uint32_t kb, uint32_t l,
                                    uint32_t nt, cz_xyzz_t<F> *out, uint32_t *okeys)
 {
-    unsigned hb = (unsigned)ctx->heavy_block;
+    unsigned hb = (unsigned)ctx->heavy_block_g1;
     cz_k_bucket_segments<F><<<blocks_of(nt, hb), hb, 0, ctx->stream>>>(buckets, kb, l, nt, out, okeys);
 }
 template <>
@@ -263,18 +274,28 @@ inline void launch_bucket_segments<fp2_t>(cz_cuda_msm *ctx, const cz_xyzz_t<fp2_
 }
 
 /* dest[key] = the sum of the items with that key, for n items sorted by
- * key; keys without items are left as they are */
+ * key; keys without items are left as they are. Level 0 writes the keys
+ * that lie inside one segment straight to dest; only the pieces of keys
+ * that cross a segment's edge go through the later levels and the scatter. */
 template <class F, class In>
 cz_err reduce_by_key(cz_cuda_msm *ctx, engine<F> &e, In in, const uint32_t *keys, uint32_t n,
                             cz_xyzz_t<F> *dest, char *msg, size_t msglen)
 {
     cz_err err = CZ_OK;
     cudaStream_t st = ctx->stream;
-    uint32_t s0 = (n + T0 - 1) / T0, p0, rm[2], runs, maxrun;
+    uint32_t t0 = ctx->t0, s0, p0, rm[2], runs, maxrun;
     size_t tb;
     cz_xyzz_t<F> *cur = e.a, *other = e.b;
     if (n == 0) return CZ_OK;
-    cz_k_count_pieces<<<blocks(s0), BLOCK, 0, st>>>(e.pc, keys, n, T0);
+    /* few items (the bucket segments' sums): shorter segments, so that
+     * level 0 has threads enough, as far as the engine's room allows */
+    while (t0 > 4 && n / t0 < ((uint32_t)1 << 17)) {
+        size_t s1 = (n + t0 / 2 - 1) / (t0 / 2);
+        if (s1 + 1 > e.cap_segs || (2 * s1 < n ? 2 * s1 : n) + 1 > e.cap_items) break;
+        t0 /= 2;
+    }
+    s0 = (n + t0 - 1) / t0;
+    cz_k_count_pieces<<<blocks(s0), BLOCK, 0, st>>>(e.pc, keys, n, t0);
     CKL();
     tb = e.temp_bytes;
     CK(cub::DeviceScan::InclusiveSum(e.temp, tb, e.pc, e.incl, (int)s0, st));
@@ -284,8 +305,9 @@ cz_err reduce_by_key(cz_cuda_msm *ctx, engine<F> &e, In in, const uint32_t *keys
                       e.cap_items);
         goto fail;
     }
-    launch_segment_sums(ctx, in, keys, n, s0, e.incl, e.pc, e.okeys, cur);
+    launch_segment_sums(ctx, in, keys, n, s0, e.incl, e.pc, e.okeys, cur, dest, t0);
     CKL();
+    if (p0 == 0) return CZ_OK; /* every key inside one segment */
     CK(cudaMemsetAsync(e.cnt, 0, (size_t)p0 * 4, st));
     tb = e.temp_bytes;
     CK(cub::DeviceRunLengthEncode::Encode(e.temp, tb, e.okeys, e.ukeys, e.cnt, e.small, (int)p0, st));
@@ -480,7 +502,7 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
             uint32_t *u = NULL;
             CK(cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, u, u, u, u, (int)(e_bkt ? e_bkt : 1), 0,
                                                keybits));
-            CK(engine_temp<F>(&eng_bytes, e_max, d_max));
+            CK(engine_temp<F>(&eng_bytes, e_max, d_max, ctx->t0));
             if (ba) {
                 size_t t = 0;
                 CK(cub::DeviceScan::InclusiveSum(NULL, t, u, u, (int)((e_bkt + 1) / 2)));
@@ -505,7 +527,7 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
             segsum = c2.take<X>(e_seg);
             winsum = c2.take<X>(nw + 1);
             ones = c2.take<X>(1);
-            engine_carve<F>(eng, c2, e_max, d_max, temp_bytes);
+            engine_carve<F>(eng, c2, e_max, d_max, temp_bytes, ctx->t0);
             for (int i = 0; i < 2; i++) {
                 ba_keys[i] = c2.take<uint32_t>(ba_cap[i]);
                 ba_pts[i] = c2.take<cz_aff_t<F>>(ba_cap[i]);

@@ -13,11 +13,13 @@
  * 4. reduce by key, the engine that sums the sorted entries of each key:
  *    level 0 cuts the sorted array into fixed segments of T0 entries, one
  *    thread each (so a bucket of a million points costs no more than a
- *    million points in small buckets), and writes one partial sum per piece
- *    (a maximal run of one key inside a segment), still sorted by key;
- *    later levels run-length encode those partials and sum each key's run
- *    in pieces of T1, shrinking every run by T1 until each key has one sum,
- *    which is scattered to its destination. The ones list (all key 0) and
+ *    million points in small buckets), and sums each piece (a maximal run
+ *    of one key inside a segment): a piece that is a whole key goes
+ *    straight to its destination, one that crosses a segment's edge is
+ *    written as a partial sum, still sorted by key; later levels
+ *    run-length encode those partials and sum each key's run in pieces of
+ *    T1, shrinking every run by T1 until each key has one sum, which is
+ *    scattered to its destination. The ones list (all key 0) and
  *    the per-window bucket sums go through the same engine.
  * 5. bucket_segments: each window's buckets B_1..B_K are cut into segments
  *    of L; a thread forms sum_b (b - sL) B_b by running sums over its
@@ -158,8 +160,11 @@ __global__ void cz_k_lower_bound(uint32_t *out, const uint32_t *keys, uint32_t n
     *out = lo;
 }
 
-/* level 0, step 1: pieces (maximal runs of one key) in each segment of t
- * entries */
+/* level 0, step 1: in each segment of t entries, the pieces (maximal runs
+ * of one key) that continue into a neighbouring segment and so must be
+ * merged: the first when the entry before the segment has its key, the
+ * last when the entry after it has (0, 1 or 2). Every other piece is a
+ * whole key and cz_k_segment_sums writes it straight to its destination. */
 template <int D = 0>
 __global__ void cz_k_count_pieces(uint32_t *pc, const uint32_t *keys, uint32_t n, uint32_t t)
 {
@@ -173,7 +178,8 @@ __global__ void cz_k_count_pieces(uint32_t *pc, const uint32_t *keys, uint32_t n
         p += k != prev;
         prev = k;
     }
-    pc[s] = p;
+    uint32_t a = lo > 0 && keys[lo - 1] == keys[lo], b = hi < n && keys[hi] == keys[hi - 1];
+    pc[s] = p == 1 ? (a | b) : a + b;
 }
 
 /* items of the engine: affine bases by index (with sign) or XYZZ sums */
@@ -473,31 +479,42 @@ template <class F> struct cz_in_points {
     __device__ __forceinline__ void add(cz_xyzz_t<F> &acc, uint32_t e) const { xyzz_madd(acc, pts[e], false); }
 };
 
-/* level 0, step 2: one thread per segment writes the sum of each piece at
- * incl[s] - pc[s] onwards, with its key */
+/* level 0, step 2: one thread per segment sums each of its pieces; a piece
+ * that continues into a neighbouring segment (cz_k_count_pieces) goes to
+ * out at incl[s] - pc[s] onwards, with its key, a whole key to dest[key] */
 template <class F, class In>
 __global__ void cz_k_segment_sums(In in, const uint32_t *keys, uint32_t n, uint32_t t, const uint32_t *incl,
-                                  const uint32_t *pc, uint32_t *out_keys, cz_xyzz_t<F> *out)
+                                  const uint32_t *pc, uint32_t *out_keys, cz_xyzz_t<F> *out, cz_xyzz_t<F> *dest)
 {
     uint32_t s = blockIdx.x * blockDim.x + threadIdx.x;
     uint64_t lo = (uint64_t)s * t;
     if (lo >= n) return;
     uint32_t hi = (uint32_t)min((uint64_t)n, lo + t), o = incl[s] - pc[s];
     uint32_t cur = keys[lo];
+    bool open = lo > 0 && keys[lo - 1] == cur; /* the piece continues the segment before */
     cz_xyzz_t<F> acc;
     xyzz_set_inf(acc);
     for (uint32_t e = (uint32_t)lo; e < hi; e++) {
         uint32_t k = keys[e];
         if (k != cur) {
-            out_keys[o] = cur;
-            out[o++] = acc;
+            if (open) {
+                out_keys[o] = cur;
+                out[o++] = acc;
+            } else {
+                dest[cur] = acc;
+            }
+            open = false;
             xyzz_set_inf(acc);
             cur = k;
         }
         in.add(acc, e);
     }
-    out_keys[o] = cur;
-    out[o] = acc;
+    if (open || (hi < n && keys[hi] == cur)) {
+        out_keys[o] = cur;
+        out[o] = acc;
+    } else {
+        dest[cur] = acc;
+    }
 }
 
 /* later levels: np[r] = ceil(cnt[r] / t) */

@@ -292,7 +292,7 @@ static int run(void)
     ba_mode = 0;
     /* level 0 of the reduce-by-key engine with short segments, so that most
      * keys cross a segment's edge and go through the later levels (with the
-     * default of 128 entries most random buckets lie inside one) */
+     * default of 256 entries most random buckets lie inside one) */
     {
         const unsigned t0s[] = {1, 2, 3, 32};
         for (size_t i = 0; i < sizeof t0s / sizeof *t0s; i++) {

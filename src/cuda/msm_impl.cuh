@@ -37,10 +37,14 @@
 #include "cuda/msm_kernels.cuh"
 #include "cuda/fp2_pair.cuh"
 
-/* entries per thread at level 0 (CZ_MSM_T0 overrides), items per thread at
- * later levels */
-#define T0 128u
-#define T1 16u
+/* entries per thread at level 0 (CZ_MSM_T0 overrides; fewer for few
+ * items, down to T0_MIN while level 0 has under T0_THREADS threads), items
+ * per thread at later levels (their chains of dependent additions are the
+ * latency of a small MSM: 4 a level halves it against 16) */
+#define T0 256u
+#define T0_MIN 4u
+#define T0_THREADS ((size_t)1 << 17)
+#define T1 4u
 /* default bound on (scalar, window) entries sorted at once */
 #define DEFAULT_MAX_ENTRIES ((size_t)1 << 28)
 /* the same with the batch-affine rounds, whose outputs need room too */
@@ -138,17 +142,25 @@ template <class F> struct engine {
     size_t cap_items, cap_segs;
 };
 
-/* pieces of level 0 that need merging: at most two a segment of t0
- * entries, and at most one a segment more than the distinct keys */
+/* segments of level 0 for up to n items: n / t0, or more when n is small
+ * and reduce_by_key shortens the segments (to at most 2 T0_THREADS) */
+inline size_t cap_segs_for(size_t n, uint32_t t0)
+{
+    size_t s = (n + t0 - 1) / t0, small = (n + T0_MIN - 1) / T0_MIN;
+    if (small > 2 * T0_THREADS) small = 2 * T0_THREADS;
+    return s > small ? s : small;
+}
+/* pieces of level 0 that need merging: at most two a segment, and at most
+ * one a segment more than the distinct keys */
 inline size_t cap_items_for(size_t n, size_t d, uint32_t t0)
 {
-    size_t s0 = (n + t0 - 1) / t0, c = s0 + d < 2 * s0 ? s0 + d : 2 * s0;
+    size_t s0 = cap_segs_for(n, t0), c = s0 + d < 2 * s0 ? s0 + d : 2 * s0;
     return c < n ? c : n;
 }
 
 template <class F> void engine_carve(engine<F> &e, carve &cv, size_t n, size_t d, size_t temp_bytes, uint32_t t0)
 {
-    size_t s0 = (n + t0 - 1) / t0 + 1, ci = cap_items_for(n, d, t0) + 1;
+    size_t s0 = cap_segs_for(n, t0) + 1, ci = cap_items_for(n, d, t0) + 1;
     e.pc = cv.take<uint32_t>(s0);
     e.incl = cv.take<uint32_t>(s0);
     e.okeys = cv.take<uint32_t>(ci);
@@ -169,7 +181,7 @@ template <class F> void engine_carve(engine<F> &e, carve &cv, size_t n, size_t d
 /* CUB scratch bytes for the engine on n items */
 template <class F> cudaError_t engine_temp(size_t *bytes, size_t n, size_t d, uint32_t t0)
 {
-    size_t s0 = (n + t0 - 1) / t0 + 1, ci = cap_items_for(n, d, t0) + 1, b = 0, t = 0;
+    size_t s0 = cap_segs_for(n, t0) + 1, ci = cap_items_for(n, d, t0) + 1, b = 0, t = 0;
     uint32_t *u = NULL;
     cudaError_t e;
     if ((e = cub::DeviceScan::InclusiveSum(NULL, t, u, u, (int)s0))) return e;
@@ -287,9 +299,10 @@ cz_err reduce_by_key(cz_cuda_msm *ctx, engine<F> &e, In in, const uint32_t *keys
     size_t tb;
     cz_xyzz_t<F> *cur = e.a, *other = e.b;
     if (n == 0) return CZ_OK;
-    /* few items (the bucket segments' sums): shorter segments, so that
-     * level 0 has threads enough, as far as the engine's room allows */
-    while (t0 > 4 && n / t0 < ((uint32_t)1 << 17)) {
+    /* few items (a small MSM, the bucket segments' sums): shorter
+     * segments, so that level 0 has threads enough and short chains, as far
+     * as the engine's room allows */
+    while (t0 > T0_MIN && n / t0 < T0_THREADS) {
         size_t s1 = (n + t0 / 2 - 1) / (t0 / 2);
         if (s1 + 1 > e.cap_segs || (2 * s1 < n ? 2 * s1 : n) + 1 > e.cap_items) break;
         t0 /= 2;

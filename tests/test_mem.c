@@ -3,14 +3,80 @@
  * 16-byte aligned and writable over their whole length, overflowing sizes
  * give NULL, many blocks live side by side without overlapping (each is
  * filled with its own byte and checked after all are filled), and blocks
- * handed out again after a free are zeroed again. */
+ * handed out again after a free are zeroed again. The page-size choice:
+ * with a threshold no fault can pass, AUTO stays AUTO and mappings are
+ * advised huge pages; with a threshold every fault passes, the first fresh
+ * mapping switches AUTO to SMALL, its rest and later mappings are advised
+ * small pages (read back from /proc/self/smaps where there is one), and
+ * SMALL and HUGE set by hand stay as set. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "testutil.h"
 #include "util/mem.h"
 
+/* the VmFlags line of the mapping holding p in /proc/self/smaps: 'h'
+ * (hg: MADV_HUGEPAGE), 'n' (nh: MADV_NOHUGEPAGE), '-' (neither), 0 when
+ * unreadable */
+static char advice(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f) return 0;
+    char line[512], r = 0;
+    int in = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) { /* a mapping's first line */
+            in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+            continue;
+        }
+        if (in && !strncmp(line, "VmFlags:", 8)) {
+            r = strstr(line, " hg") ? 'h' : strstr(line, " nh") ? 'n' : '-';
+            break;
+        }
+    }
+    fclose(f);
+    return r;
+}
+
+/* a fresh mapping (larger than any kept block: no reuse) of n MiB, written
+ * over and freed; returns the advice of its last byte */
+static char fresh(size_t mib)
+{
+    size_t n = mib << 20;
+    uint8_t *q = cz_big_alloc(n);
+    CHECK(q != NULL);
+    if (!q) return 0;
+    memset(q, 1, n);
+    char a = advice(q + n - 1);
+    cz_big_free(q);
+    return a;
+}
+
+static void page_choice(void)
+{
+    CHECK(cz_big_pages() == CZ_BIG_PAGES_AUTO);
+    cz__big_pages_set(CZ_BIG_PAGES_AUTO, 1e9);
+    char a = fresh(40);
+    CHECK(cz_big_pages() == CZ_BIG_PAGES_AUTO);
+    CHECK_MSG(a == 0 || a == 'h', "AUTO, not switched: advice '%c'", a);
+    cz__big_pages_set(CZ_BIG_PAGES_AUTO, 0);
+    a = fresh(44);
+    CHECK(cz_big_pages() == CZ_BIG_PAGES_SMALL);
+    CHECK_MSG(a == 0 || a == 'n', "switched mapping: advice '%c'", a);
+    a = fresh(48);
+    CHECK(cz_big_pages() == CZ_BIG_PAGES_SMALL);
+    CHECK_MSG(a == 0 || a == 'n', "after the switch: advice '%c'", a);
+    cz__big_pages_set(CZ_BIG_PAGES_HUGE, 0);
+    a = fresh(52);
+    CHECK(cz_big_pages() == CZ_BIG_PAGES_HUGE);
+    CHECK_MSG(a == 0 || a == 'h', "HUGE: advice '%c'", a);
+    cz__big_pages_set(CZ_BIG_PAGES_AUTO, CZ_BIG_SLOW_HUGE_MS);
+}
+
 int main(void)
 {
+    page_choice();
     static const size_t sizes[] = {0, 1, 63, 4096, CZ_BIG_MIN - 1, CZ_BIG_MIN, CZ_BIG_MIN + 1,
                                    (size_t)2 << 20, ((size_t)2 << 20) - 64, ((size_t)5 << 20) + 3};
     enum { NS = sizeof sizes / sizeof *sizes };

@@ -4,14 +4,21 @@
  * blocks are kept (up to KEEP_MAX bytes in all) and handed out again,
  * cleared with memset, which on such memory costs far less than fresh pages:
  * a prover that frees one stage's scratch before the next stage allocates
- * its own then touches fresh memory only once. */
+ * its own then touches fresh memory only once. The page size (mem.h):
+ * while huge pages are used automatically, the write of each fresh
+ * mapping's header, which faults its first 2 MiB in, is timed; the first
+ * slow one switches that mapping's rest and all later mappings to small
+ * pages (one atomic store; mappings made meanwhile by other threads keep
+ * huge pages). */
 #include "util/mem.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "util/clock.h"
 
 #define HDR 64
 #define HUGE_SZ ((size_t)2 << 20)
@@ -27,6 +34,28 @@ typedef struct {
 } hdr;
 
 _Static_assert(sizeof(hdr) <= HDR, "header fits");
+
+static atomic_int page_mode; /* CZ_BIG_PAGES_* */
+static double slow_huge_ms = CZ_BIG_SLOW_HUGE_MS;
+
+int cz_big_pages(void) { return atomic_load(&page_mode); }
+
+void cz__big_pages_set(int mode, double slow_ms)
+{
+    atomic_store(&page_mode, mode);
+    slow_huge_ms = slow_ms;
+}
+
+static void advise(void *p, size_t len, int small)
+{
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
+    if (len) (void)madvise(p, len, small ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)len;
+    (void)small;
+#endif
+}
 
 static pthread_mutex_t keep_mu = PTHREAD_MUTEX_INITIALIZER;
 static hdr *keep[KEEP_SLOTS];
@@ -73,11 +102,15 @@ void *cz_big_alloc(size_t n)
     uint8_t *p = (uint8_t *)(((uintptr_t)raw + HUGE_SZ - 1) & ~(uintptr_t)(HUGE_SZ - 1));
     if (p > raw) munmap(raw, (size_t)(p - raw));
     if (raw + big > p + len) munmap(p + len, (size_t)(raw + big - (p + len)));
-#ifdef MADV_HUGEPAGE
-    (void)madvise(p, len, MADV_HUGEPAGE);
-#endif
+    int mode = atomic_load(&page_mode), probe = mode == CZ_BIG_PAGES_AUTO;
+    advise(p, len, mode == CZ_BIG_PAGES_SMALL);
     h = (hdr *)p;
-    h->magic = MAGIC_MAP;
+    double t0 = probe ? cz_now_ms() : 0;
+    *(volatile uint32_t *)&h->magic = MAGIC_MAP; /* the first touch: faults the first page in */
+    if (probe && cz_now_ms() - t0 > slow_huge_ms) {
+        advise(p + HUGE_SZ, len - HUGE_SZ, 1);
+        atomic_store(&page_mode, CZ_BIG_PAGES_SMALL);
+    }
     h->base = p;
     h->len = len;
     return p + HDR;

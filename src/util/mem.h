@@ -1,16 +1,26 @@
 /* mem.h — allocation of large working arrays.
  *
- * On some virtual machines the first touch of a fresh 4 KiB page costs
- * ~15 µs (measured on the 2-core CI-class VM: 16 MB touched page by page
- * took 67 ms, the same 16 MB as 2 MiB transparent huge pages 1.3 ms). A
- * 2^14-constraint proof touches ~10 MB of scratch, so this is tens of ms.
+ * On virtual machines the first touch of fresh memory can cost far more
+ * than the work done on it, and which page size costs less depends on the
+ * host. Measured: on the 2-core Intel Xeon VM a fresh 4 KiB page cost
+ * ~15 us (16 MB touched page by page: 67 ms), the same 16 MB as 2 MiB
+ * transparent huge pages 1.3 ms; on the 2-core AMD EPYC VM it is the other
+ * way round: a fresh huge page that the host has not backed yet costs
+ * 4-7 ms (2-3.3 ms per MB), 4 KiB pages 0.5-0.9 ms per MB. A proof touches
+ * tens of MB of scratch, so this is tens of ms either way.
  * cz_big_alloc serves requests of CZ_BIG_MIN bytes or more from their own
- * 2 MiB-aligned anonymous mapping marked MADV_HUGEPAGE (a hint: where the
- * kernel has transparent huge pages off it is plain memory); smaller ones
- * come from calloc. The memory is zeroed either way. cz_big_free releases
- * either kind (NULL is fine); freed mappings are kept (512 MiB at most in
- * all) and handed out again, cleared, so a process touches fresh memory for
- * its largest working set only once. */
+ * 2 MiB-aligned anonymous mapping; smaller ones come from calloc. The
+ * memory is zeroed either way. Mappings are marked MADV_HUGEPAGE (a hint:
+ * where the kernel has transparent huge pages off it is plain memory) until
+ * the fault of a mapping's first 2 MiB, which cz_big_alloc times, takes
+ * more than CZ_BIG_SLOW_HUGE_MS: huge pages are slow here, and that
+ * mapping's rest and every later one are marked MADV_NOHUGEPAGE. (The first
+ * few huge pages a process gets are often fast even where fresh ones are
+ * slow: memory another process freed a moment ago, not yet handed back to
+ * the host. So every fresh mapping is timed, not only the first.)
+ * cz_big_free releases either kind (NULL is fine); freed mappings are kept
+ * (512 MiB at most in all) and handed out again, cleared, so a process
+ * touches fresh memory for its largest working set only once. */
 #ifndef CZ_UTIL_MEM_H
 #define CZ_UTIL_MEM_H
 
@@ -22,5 +32,19 @@ void *cz_big_alloc(size_t n);
 /* n elements of `size` bytes, NULL if n * size overflows */
 void *cz_big_array(size_t n, size_t size);
 void cz_big_free(void *p);
+
+/* a huge-page fault slower than this costs more than the same 2 MiB as
+ * 4 KiB pages where those are cheap (~1-2 ms on the AMD EPYC VM); where
+ * huge pages are the better choice their faults took 0.1-0.2 ms */
+#define CZ_BIG_SLOW_HUGE_MS 2.0
+
+/* the page size of later mappings: CZ_BIG_PAGES_AUTO (huge pages until
+ * one is slow, as above), CZ_BIG_PAGES_HUGE (always, not timed) or
+ * CZ_BIG_PAGES_SMALL (4 KiB pages, chosen by AUTO or set) */
+enum { CZ_BIG_PAGES_AUTO = 0, CZ_BIG_PAGES_HUGE = 1, CZ_BIG_PAGES_SMALL = 2 };
+int cz_big_pages(void);
+/* sets it, and the threshold (CZ_BIG_SLOW_HUGE_MS by default); for tests
+ * and benchmarks, while no other thread allocates */
+void cz__big_pages_set(int mode, double slow_ms);
 
 #endif

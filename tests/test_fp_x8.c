@@ -11,7 +11,9 @@
  * wraps) and random ones, with aliased outputs, through every path, and
  * so are the eight chord steps of cz_fp2_chord_x8 and the batch inversion
  * cz_fp2_inv_x8 (against cz_fp2_inv, on the same values, one to five
- * groups at a time). */
+ * groups at a time). The G1 chord steps and batch inversion over Fp
+ * (cz_fp_chord_x8, cz_fp_inv_x8) are checked the same way against cz_fp
+ * operations and cz_fp_inv, on the Fp edge values and random ones. */
 #include <gmp.h>
 #include <string.h>
 #include "testutil.h"
@@ -272,6 +274,79 @@ static void run_suite_fp2(cz_rng *rng, int have_ifma)
     check_inv(A2, 1024, have_ifma);
 }
 
+/* cz_fp_chord_x8 as check_chord, over Fp */
+static void check_chord1(const cz_fp *a, const cz_fp *b, int n, int have_ifma)
+{
+    for (int base = 0; base + 32 <= n; base += 32) {
+        cz_fp pa[16], pb[16], num[8], inv[8], ref[16], o[16];
+        for (int i = 0; i < 8; i++) {
+            pa[2 * i] = a[base + i];
+            pa[2 * i + 1] = b[base + i];
+            pb[2 * i] = a[base + 8 + i];
+            pb[2 * i + 1] = b[base + 8 + i];
+            num[i] = a[base + 16 + i];
+            inv[i] = b[base + 24 + i];
+            if (i == 5) pb[2 * i] = pa[2 * i]; /* a doubling lane: bx = ax */
+            cz_fp l, x3, d;
+            cz_fp_mul(&l, &num[i], &inv[i]);
+            cz_fp_sqr(&x3, &l);
+            cz_fp_sub(&x3, &x3, &pa[2 * i]);
+            cz_fp_sub(&x3, &x3, &pb[2 * i]);
+            cz_fp_sub(&d, &pa[2 * i], &x3);
+            cz_fp_mul(&d, &d, &l);
+            cz_fp_sub(&ref[2 * i + 1], &d, &pa[2 * i + 1]);
+            ref[2 * i] = x3;
+        }
+        cz__fp_chord_x8_scalar(o, pa, pb, num, inv);
+        for (int i = 0; i < 16; i++) CHECK_MSG(same(&o[i], &ref[i]), "fp chord scalar at %d", base + i);
+        cz_fp_chord_x8(o, pa, pb, num, inv);
+        for (int i = 0; i < 16; i++) CHECK_MSG(same(&o[i], &ref[i]), "fp chord dispatch at %d", base + i);
+#if CZ_FP_X8_IFMA
+        if (have_ifma) {
+            cz__fp_chord_x8_ifma(o, pa, pb, num, inv);
+            for (int i = 0; i < 16; i++) CHECK_MSG(same(&o[i], &ref[i]), "fp chord ifma at %d", base + i);
+            memcpy(o, pa, sizeof o);
+            cz__fp_chord_x8_ifma(o, o, pb, num, inv);
+            for (int i = 0; i < 16; i++) CHECK_MSG(same(&o[i], &ref[i]), "fp chord ifma in place at %d", base + i);
+        }
+#else
+        (void)have_ifma;
+#endif
+    }
+}
+
+/* cz_fp_inv_x8 as check_inv, over Fp */
+static void check_inv1(const cz_fp *a, int n, int have_ifma)
+{
+    static cz_fp d[40], ref[40], o[40];
+    static uint64_t scratch[40 * CZ_FP_INV_X8_SCRATCH / 8 + 1];
+    int ng = 1;
+    for (int base = 0; base + 8 <= n; base += 8 * ng, ng = ng % 5 + 1) {
+        if (base + 8 * ng > n) ng = (n - base) / 8;
+        int m = 8 * ng;
+        for (int i = 0; i < m; i++) {
+            d[i] = a[base + i];
+            if (cz_fp_is_zero(&d[i])) cz_fp_one(&d[i]);
+            cz_fp_inv(&ref[i], &d[i]);
+        }
+        memcpy(o, d, m * sizeof *o);
+        cz__fp_inv_x8_scalar(o, scratch, (size_t)ng);
+        for (int i = 0; i < m; i++) CHECK_MSG(same(&o[i], &ref[i]), "fp inv scalar at %d", base + i);
+        memcpy(o, d, m * sizeof *o);
+        cz_fp_inv_x8(o, scratch, (size_t)ng);
+        for (int i = 0; i < m; i++) CHECK_MSG(same(&o[i], &ref[i]), "fp inv dispatch at %d", base + i);
+#if CZ_FP_X8_IFMA
+        if (have_ifma) {
+            memcpy(o, d, m * sizeof *o);
+            cz__fp_inv_x8_ifma(o, (char *)scratch + 8, (size_t)ng); /* unaligned scratch */
+            for (int i = 0; i < m; i++) CHECK_MSG(same(&o[i], &ref[i]), "fp inv ifma at %d", base + i);
+        }
+#else
+        (void)have_ifma;
+#endif
+    }
+}
+
 #define NPAIR 6400
 static cz_fp A[NPAIR], B[NPAIR];
 
@@ -292,6 +367,9 @@ static void run_suite(cz_rng *rng, int have_ifma)
     }
     while (n % 16) { A[n] = vals[n % nvals]; B[n] = vals[(n * 3) % nvals]; n++; }
     check_all(A, B, n, have_ifma);
+    check_chord1(A, B, n, have_ifma);
+    check_inv1(A, n, have_ifma);
+    check_inv1(B, n, have_ifma);
     /* random pairs, some equal */
     for (int i = 0; i < 1024; i++) {
         cz_fp_random(&A[i], rng);
@@ -299,6 +377,8 @@ static void run_suite(cz_rng *rng, int have_ifma)
         else cz_fp_random(&B[i], rng);
     }
     check_all(A, B, 1024, have_ifma);
+    check_chord1(A, B, 1024, have_ifma);
+    check_inv1(A, 1024, have_ifma);
 }
 
 int main(void)

@@ -24,6 +24,9 @@
  * source permute, 128-bit-lane shuffle); on the AMD EPYC measured this is
  * faster than gathers / scatters.
  *
+ * The G1 chord steps and batch inversion (cz_fp_chord_x8, cz_fp_inv_x8)
+ * chain their products on digits, repacking only at their loads and stores.
+ *
  * Fp2 products (cz_fp2_mul_x8, the chord steps) reduce lazily: Karatsuba's
  * three products double width, combined, then one reduction per coordinate
  * (redc16 below). The batch inversion over Fp2 (cz_fp2_inv_x8) keeps the
@@ -53,6 +56,38 @@ static void inv_lanes(cz_fp ai[8], const cz_fp acc[8])
     for (int l = 0; l < 8; l++) {
         cz_fp_mul(&ai[l], &ip, &pre9[l]);
         cz_fp_mul(&ai[l], &ai[l], &suf9[l + 1]);
+    }
+}
+
+void cz__fp_chord_x8_scalar(cz_fp *o, const cz_fp *a, const cz_fp *b, const cz_fp num[8], const cz_fp inv[8])
+{
+    for (int i = 0; i < 8; i++) {
+        const cz_fp *ax = &a[2 * i], *ay = &a[2 * i + 1], *bx = &b[2 * i];
+        cz_fp l, x3, d;
+        cz_fp_mul(&l, &num[i], &inv[i]);
+        cz_fp_sqr(&x3, &l);
+        cz_fp_sub(&x3, &x3, ax);
+        cz_fp_sub(&x3, &x3, bx);
+        cz_fp_sub(&d, ax, &x3);
+        cz_fp_mul(&d, &d, &l);
+        cz_fp_sub(&o[2 * i + 1], &d, ay);
+        o[2 * i] = x3;
+    }
+}
+
+void cz__fp_inv_x8_scalar(cz_fp *den, void *scratch, size_t ng)
+{
+    cz_fp *pre = scratch, acc[8], ai[8];
+    for (int l = 0; l < 8; l++) cz_fp_one(&acc[l]);
+    for (size_t t = 0; t < 8 * ng; t++) {
+        pre[t] = acc[t % 8];
+        cz_fp_mul(&acc[t % 8], &acc[t % 8], &den[t]);
+    }
+    inv_lanes(ai, acc);
+    for (size_t t = 8 * ng; t-- > 0;) {
+        cz_fp d = den[t];
+        cz_fp_mul(&den[t], &ai[t % 8], &pre[t]);
+        cz_fp_mul(&ai[t % 8], &ai[t % 8], &d);
     }
 }
 
@@ -436,6 +471,78 @@ TGT void cz__fp2_chord_x8_ifma(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, cons
     st52(o[1].c1.l, ps, Y1);
 }
 
+/* the G1 chord: lambda, lambda^2 and lambda (ax - x3), the subtractions
+ * between them on digits */
+TGT void cz__fp_chord_x8_ifma(cz_fp *o, const cz_fp *a, const cz_fp *b, const cz_fp num[8], const cz_fp inv[8])
+{
+    const size_t ps = 2 * CZ_FP_LIMBS; /* point stride in words */
+    V N[1][8], I[1][8], L[1][8], S[1][8], Q[1][8], Y[1][8], AX[8], AY[8], BX[8], X[8], D[8];
+    ld52(N[0], num[0].l, CZ_FP_LIMBS, 32);
+    ld52(I[0], inv[0].l, CZ_FP_LIMBS, 0);
+    ld52(AX, a[0].l, ps, 0);
+    ld52(AY, a[1].l, ps, 0);
+    ld52(BX, b[0].l, ps, 0);
+    mont_x8(L, (const V(*)[8])N, (const V(*)[8])I); /* lambda */
+    shl32_52(S[0], L[0]);
+    mont_x8(Q, (const V(*)[8])S, (const V(*)[8])L);
+    sub52(X, Q[0], AX);
+    sub52(X, X, BX);
+    sub52(D, AX, X);
+    shl32_52(S[0], D);
+    mont_x8(Y, (const V(*)[8])S, (const V(*)[8])L);
+    sub52(Y[0], Y[0], AY);
+    st52(o[0].l, ps, X);
+    st52(o[1].l, ps, Y[0]);
+}
+
+/* the G1 batch inversion: the lane prefix products in radix 2^52 (kept in
+ * scratch as digits), one inversion of the eight lane products, and on the
+ * way back the inverse and the next chain value as one interleaved pair of
+ * products */
+TGT void cz__fp_inv_x8_ifma(cz_fp *den, void *scratch, size_t ng)
+{
+    uint64_t *pre = scratch;
+    V acc[1][8];
+    cz_fp onef[8], accf[8], aif[8];
+    for (int l = 0; l < 8; l++) cz_fp_one(&onef[l]);
+    {
+        V L[6];
+        load_limbs(L, onef);
+        limbs_to_52(acc[0], L, 0);
+    }
+    for (size_t g = 0; g < ng; g++) {
+        V D[1][8], A[1][8];
+        ld52(D[0], den[8 * g].l, CZ_FP_LIMBS, 0);
+        for (int j = 0; j < 8; j++) _mm512_storeu_si512((void *)(pre + 64 * g + 8 * j), acc[0][j]);
+        shl32_52(A[0], acc[0]);
+        mont_x8(acc, (const V(*)[8])A, (const V(*)[8])D);
+    }
+    {
+        V L[6];
+        limbs_from_52(L, acc[0]);
+        store_limbs(accf, L);
+    }
+    inv_lanes(aif, accf);
+    V ai[8];
+    {
+        V L[6];
+        load_limbs(L, aif);
+        limbs_to_52(ai, L, 0);
+    }
+    for (size_t g = ng; g-- > 0;) {
+        V A[2][8], B[2][8], R[2][8];
+        shl32_52(A[0], ai);
+        for (int j = 0; j < 8; j++) {
+            A[1][j] = A[0][j];
+            B[0][j] = _mm512_loadu_si512((const void *)(pre + 64 * g + 8 * j));
+        }
+        ld52(B[1], den[8 * g].l, CZ_FP_LIMBS, 0);
+        mont_x16(R, (const V(*)[8])A, (const V(*)[8])B); /* 1 / den, and the chain back */
+        st52(den[8 * g].l, CZ_FP_LIMBS, R[0]);
+        for (int j = 0; j < 8; j++) ai[j] = R[1][j];
+    }
+}
+
 /* Karatsuba with lazy reduction (fp2mul52) */
 TGT void cz__fp2_mul_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8])
 {
@@ -633,6 +740,28 @@ void cz__fp2_inv_x8_scalar(cz_fp2 *den, void *scratch, size_t ng)
         cz_fp_mul(&den[t].c1, &den[t].c1, &u);
         cz_fp_neg(&den[t].c1, &den[t].c1);
     }
+}
+
+void cz_fp_chord_x8(cz_fp *o, const cz_fp *a, const cz_fp *b, const cz_fp num[8], const cz_fp inv[8])
+{
+#if CZ_FP_X8_IFMA
+    if (cz_cpu_has_ifma()) {
+        cz__fp_chord_x8_ifma(o, a, b, num, inv);
+        return;
+    }
+#endif
+    cz__fp_chord_x8_scalar(o, a, b, num, inv);
+}
+
+void cz_fp_inv_x8(cz_fp *den, void *scratch, size_t ng)
+{
+#if CZ_FP_X8_IFMA
+    if (cz_cpu_has_ifma()) {
+        cz__fp_inv_x8_ifma(den, scratch, ng);
+        return;
+    }
+#endif
+    cz__fp_inv_x8_scalar(den, scratch, ng);
 }
 
 void cz_fp2_inv_x8(cz_fp2 *den, void *scratch, size_t ng)

@@ -41,6 +41,21 @@ void cz_fp2_sqr_x8(cz_fp2 out[8], const cz_fp2 a[8]);
 void cz__fp2_mul_x8_scalar(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8]);
 void cz__fp2_sqr_x8_scalar(cz_fp2 out[8], const cz_fp2 a[8]);
 
+/* The same two for G1 over Fp. cz_fp_chord_x8: eight chord (or tangent)
+ * steps, x3 = lambda^2 - ax - bx, y3 = lambda (ax - x3) - ay with lambda =
+ * num[i]·inv[i], a, b and o pointing at eight (x, y) pairs of cz_fp (b's y
+ * is not read; o may equal a or b). cz_fp_inv_x8: den[t] <- 1 / den[t] for
+ * t < 8 ng (every den[t] non-zero), lane t mod 8 keeping its own prefix
+ * products, one inversion for the eight; scratch: CZ_FP_INV_X8_SCRATCH
+ * bytes per entry, any alignment. With IFMA both stay in radix 2^52 between
+ * their loads and stores; the fallbacks use cz_fp operations and give the
+ * same bits. */
+#define CZ_FP_INV_X8_SCRATCH 64
+void cz_fp_chord_x8(cz_fp *o, const cz_fp *a, const cz_fp *b, const cz_fp num[8], const cz_fp inv[8]);
+void cz__fp_chord_x8_scalar(cz_fp *o, const cz_fp *a, const cz_fp *b, const cz_fp num[8], const cz_fp inv[8]);
+void cz_fp_inv_x8(cz_fp *den, void *scratch, size_t ng);
+void cz__fp_inv_x8_scalar(cz_fp *den, void *scratch, size_t ng);
+
 /* Eight chord (or tangent) steps of affine additions over Fp2, kept in
  * radix 2^52 from the loads to the stores: with lambda = num[i]·inv[i],
  *   x3 = lambda^2 - ax - bx,  y3 = lambda (ax - x3) - ay,
@@ -92,6 +107,8 @@ void cz__fp2_mul_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8]);
 void cz__fp2_sqr_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8]);
 void cz__fp2_chord_x8_ifma(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz_fp2 num[8], const cz_fp2 inv[8]);
 void cz__fp2_inv_x8_ifma(cz_fp2 *den, void *scratch, size_t ng);
+void cz__fp_chord_x8_ifma(cz_fp *o, const cz_fp *a, const cz_fp *b, const cz_fp num[8], const cz_fp inv[8]);
+void cz__fp_inv_x8_ifma(cz_fp *den, void *scratch, size_t ng);
 #endif
 
 #ifdef __cplusplus

@@ -64,8 +64,8 @@ int cz_msm_window_bits(size_t n);
  * automatic) and the bucket strategy (1 = XYZZ, 2 = batch-affine; 0 =
  * automatic; plus 4: bucket prefetches off; plus 8: endomorphism split
  * forced on, 16: forced off; plus 32: batch-affine flushes and pair sums
- * with eight products at a time (cz_fp_mul_x8 on G1, cz_fp2_chord_x8 and
- * cz_fp2_inv_x8 on G2) off, 64: on even without AVX-512 IFMA, where they
+ * with eight products at a time (cz_fp_chord_x8 and cz_fp_inv_x8 on G1,
+ * cz_fp2_chord_x8 and cz_fp2_inv_x8 on G2) off, 64: on even without AVX-512 IFMA, where they
  * fall back to scalar products; by default on with IFMA) of later calls. Process-wide and not
  * synchronised: set it while no MSM runs. */
 void cz__msm_config(int window_bits, int strategy);

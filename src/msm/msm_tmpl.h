@@ -112,61 +112,31 @@ static uint8_t LF(pair_kind)(FE *den, const GT(aff) *a, const GT(aff) *b)
     return LF(S_ZERO);
 }
 
-/* ---- eight products at a time (cz_fp_mul_x8 on G1, cz_fp2_chord_x8 and
- * cz_fp2_inv_x8 on G2: AVX-512 IFMA where present) ----
+/* ---- eight products at a time (cz_fp_chord_x8 and cz_fp_inv_x8 on G1,
+ * cz_fp2_chord_x8 and cz_fp2_inv_x8 on G2: AVX-512 IFMA where present) ----
  * Entry t of a batch sits in lane t mod 8 and every lane keeps its own prefix
  * product, so each step is eight independent products; the eight lane
  * products are inverted together (one inversion, prefix/suffix products of
  * the lanes). Callers give den and pre room for whole groups of eight and
  * set padding entries, and entries that need no inversion, to one. */
 #if MSM_G1
-#define MUL8(o, a, b) cz_fp_mul_x8((o), (a), (b))
-#define SQR8(o, a) cz_fp_mul_x8((o), (a), (a))
-#else
-#define MUL8(o, a, b) cz_fp2_mul_x8((o), (a), (b))
-#define SQR8(o, a) cz_fp2_sqr_x8((o), (a))
-#endif
-
-#if MSM_G1
-/* den[t] <- 1 / den[t] for t < 8 ng (every den[t] non-zero); pre: scratch */
-static void LF(inv8)(FE *den, FE *pre, size_t ng)
-{
-    FE one, acc[8], ai[8], pre9[9], suf9[9], ip;
-    FF(one)(&one);
-    for (int l = 0; l < 8; l++) acc[l] = one;
-    for (size_t g = 0; g < ng; g++) {
-        memcpy(&pre[8 * g], acc, sizeof acc);
-        MUL8(acc, acc, &den[8 * g]);
-    }
-    /* ai[l] = 1 / acc[l] = (prod of the others) / (prod of all) */
-    pre9[0] = one;
-    suf9[8] = one;
-    for (int l = 0; l < 8; l++) FF(mul)(&pre9[l + 1], &pre9[l], &acc[l]);
-    for (int l = 8; l-- > 0;) FF(mul)(&suf9[l], &suf9[l + 1], &acc[l]);
-    FF(inv)(&ip, &pre9[8]);
-    for (int l = 0; l < 8; l++) {
-        FF(mul)(&ai[l], &ip, &pre9[l]);
-        FF(mul)(&ai[l], &ai[l], &suf9[l + 1]);
-    }
-    for (size_t g = ng; g-- > 0;) {
-        FE inv[8];
-        MUL8(inv, ai, &pre[8 * g]);
-        MUL8(ai, ai, &den[8 * g]);
-        memcpy(&den[8 * g], inv, sizeof inv);
-    }
-}
+/* den[t] <- 1 / den[t] for t < 8 ng (every den[t] non-zero); pre holds
+ * PRE_BYTES per entry (cz_fp_inv_x8: in radix 2^52 with IFMA) */
+static void LF(inv8)(FE *den, FE *pre, size_t ng) { cz_fp_inv_x8(den, pre, ng); }
+#define CHORD8 cz_fp_chord_x8
 #else
 /* G2: 1 / d = conj(d) / N(d) with the norm N(d) = d0^2 + d1^2 in Fp, so
  * the lane prefix products and the one inversion run over the Fp norms
  * (cz_fp2_inv_x8; in radix 2^52 throughout with IFMA). pre holds
  * PRE_BYTES per entry. */
 static void LF(inv8)(FE *den, FE *pre, size_t ng) { cz_fp2_inv_x8(den, pre, ng); }
+#define CHORD8 cz_fp2_chord_x8
 #endif
 
 /* scratch bytes per entry of pre (pair_add, batch8) */
 #undef PRE_BYTES
 #if MSM_G1
-#define PRE_BYTES sizeof(FE)
+#define PRE_BYTES (sizeof(FE) > CZ_FP_INV_X8_SCRATCH ? sizeof(FE) : (size_t)CZ_FP_INV_X8_SCRATCH)
 #else
 #define PRE_BYTES (sizeof(FE) > CZ_FP2_INV_X8_SCRATCH ? sizeof(FE) : (size_t)CZ_FP2_INV_X8_SCRATCH)
 #endif
@@ -177,7 +147,7 @@ enum { LF(L_SKIP), LF(L_ADD), LF(L_DBL) };
  * 2 a[l] for L_DBL (inv[l] = 1 / (2 a.y)); L_SKIP lanes are not written */
 static void LF(sum8)(GT(aff) out[8], const GT(aff) a[8], const GT(aff) b[8], const FE inv[8], const uint8_t op[8])
 {
-    FE num[8], lam[8], l2[8], dx[8], x3[8];
+    FE num[8];
     for (int l = 0; l < 8; l++) {
         if (op[l] == LF(L_ADD)) {
             FF(sub)(&num[l], &b[l].y, &a[l].y);
@@ -190,29 +160,10 @@ static void LF(sum8)(GT(aff) out[8], const GT(aff) a[8], const GT(aff) b[8], con
             FF(zero)(&num[l]);
         }
     }
-#if !MSM_G1
-    /* G2: the rest in radix 2^52 from the loads to the stores (every lane
-     * is written; b.x = a.x when doubling) */
-    (void)lam; (void)l2; (void)dx; (void)x3;
+    /* the rest in radix 2^52 from the loads to the stores (with IFMA; every
+     * lane is written; b.x = a.x when doubling) */
     _Static_assert(sizeof(GT(aff)) == 2 * sizeof(FE) && offsetof(GT(aff), y) == sizeof(FE), "aff = (x, y)");
-    cz_fp2_chord_x8(&out[0].x, &a[0].x, &b[0].x, num, inv);
-    return;
-#endif
-    MUL8(lam, num, inv);
-    SQR8(l2, lam);
-    for (int l = 0; l < 8; l++) {
-        FF(zero)(&dx[l]);
-        if (op[l] == LF(L_SKIP)) continue;
-        FF(sub)(&x3[l], &l2[l], &a[l].x);
-        FF(sub)(&x3[l], &x3[l], op[l] == LF(L_ADD) ? &b[l].x : &a[l].x);
-        FF(sub)(&dx[l], &a[l].x, &x3[l]);
-    }
-    MUL8(dx, dx, lam);
-    for (int l = 0; l < 8; l++) {
-        if (op[l] == LF(L_SKIP)) continue;
-        FF(sub)(&out[l].y, &dx[l], &a[l].y);
-        out[l].x = x3[l];
-    }
+    CHORD8(&out[0].x, &a[0].x, &b[0].x, num, inv);
 }
 
 /* pair_add with eight products at a time; den and pre must hold m rounded
@@ -802,8 +753,7 @@ done:
 }
 
 #undef BUCKET_SUM
-#undef MUL8
-#undef SQR8
+#undef CHORD8
 #undef RED_SEGS
 #undef PREP_CHUNK
 #undef BA_AHEAD

@@ -5,11 +5,13 @@
  * cleared with memset, which on such memory costs far less than fresh pages:
  * a prover that frees one stage's scratch before the next stage allocates
  * its own then touches fresh memory only once. The page size (mem.h):
- * while huge pages are used automatically, the write of each fresh
- * mapping's header, which faults its first 2 MiB in, is timed; the first
- * slow one switches that mapping's rest and all later mappings to small
- * pages (one atomic store; mappings made meanwhile by other threads keep
- * huge pages). */
+ * while huge pages are used automatically, a fresh mapping's 2 MiB pages
+ * are faulted in one by one as it is made, each timed; the first slow one
+ * switches the rest of that mapping and all later mappings to small pages
+ * (one atomic store; mappings made meanwhile by other threads keep huge
+ * pages). A mapping is then faulted in by the allocating thread rather
+ * than by whoever touches it first; where huge pages are cheap that costs
+ * little, and once they are not, nothing is touched ahead. */
 #include "util/mem.h"
 
 #include <pthread.h>
@@ -102,15 +104,20 @@ void *cz_big_alloc(size_t n)
     uint8_t *p = (uint8_t *)(((uintptr_t)raw + HUGE_SZ - 1) & ~(uintptr_t)(HUGE_SZ - 1));
     if (p > raw) munmap(raw, (size_t)(p - raw));
     if (raw + big > p + len) munmap(p + len, (size_t)(raw + big - (p + len)));
-    int mode = atomic_load(&page_mode), probe = mode == CZ_BIG_PAGES_AUTO;
+    int mode = atomic_load(&page_mode);
     advise(p, len, mode == CZ_BIG_PAGES_SMALL);
+    if (mode == CZ_BIG_PAGES_AUTO) /* fault the pages in one by one, timed */
+        for (size_t at = 0; at < len; at += HUGE_SZ) {
+            double t0 = cz_now_ms();
+            *(volatile uint8_t *)(p + at) = 0;
+            if (cz_now_ms() - t0 > slow_huge_ms) {
+                advise(p + at + HUGE_SZ, len - at - HUGE_SZ, 1);
+                atomic_store(&page_mode, CZ_BIG_PAGES_SMALL);
+                break;
+            }
+        }
     h = (hdr *)p;
-    double t0 = probe ? cz_now_ms() : 0;
-    *(volatile uint32_t *)&h->magic = MAGIC_MAP; /* the first touch: faults the first page in */
-    if (probe && cz_now_ms() - t0 > slow_huge_ms) {
-        advise(p + HUGE_SZ, len - HUGE_SZ, 1);
-        atomic_store(&page_mode, CZ_BIG_PAGES_SMALL);
-    }
+    h->magic = MAGIC_MAP;
     h->base = p;
     h->len = len;
     return p + HDR;

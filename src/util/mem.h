@@ -11,13 +11,14 @@
  * cz_big_alloc serves requests of CZ_BIG_MIN bytes or more from their own
  * 2 MiB-aligned anonymous mapping; smaller ones come from calloc. The
  * memory is zeroed either way. Mappings are marked MADV_HUGEPAGE (a hint:
- * where the kernel has transparent huge pages off it is plain memory) until
- * the fault of a mapping's first 2 MiB, which cz_big_alloc times, takes
- * more than CZ_BIG_SLOW_HUGE_MS: huge pages are slow here, and that
- * mapping's rest and every later one are marked MADV_NOHUGEPAGE. (The first
- * few huge pages a process gets are often fast even where fresh ones are
- * slow: memory another process freed a moment ago, not yet handed back to
- * the host. So every fresh mapping is timed, not only the first.)
+ * where the kernel has transparent huge pages off it is plain memory) and
+ * faulted in at once, 2 MiB at a time and timed, until one such fault takes
+ * more than CZ_BIG_SLOW_HUGE_MS: huge pages are slow here, and the rest of
+ * that mapping and every later one are marked MADV_NOHUGEPAGE and left to
+ * be faulted in 4 KiB at a time where they are first used. (The first few
+ * huge pages a process gets are often fast even where fresh ones are slow:
+ * memory another process freed a moment ago, not yet handed back to the
+ * host. So every page is timed until one is slow, not only the first.)
  * cz_big_free releases either kind (NULL is fine); freed mappings are kept
  * (512 MiB at most in all) and handed out again, cleared, so a process
  * touches fresh memory for its largest working set only once. */

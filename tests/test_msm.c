@@ -11,11 +11,14 @@
  * P + (-P); small batches (narrow windows) make the conflict queue work.
  * All-ones MSMs (20000 / 3000 points) cover the pairwise batch-affine sums.
  * G1 and G2 run batch flushes and pair sums with eight products at a time
- * (cz_fp_mul_x8; cz_fp2_mul_x8 / cz_fp2_sqr_x8) forced on and off too, on
- * the same inputs (copies, negations and infinity among the bases). G1 and G2 run with the endomorphism split forced on and off; the split is
+ * (cz_fp_chord_x8 / cz_fp_inv_x8; cz_fp2_chord_x8 / cz_fp2_inv_x8) forced
+ * on and off too, on the same inputs (copies, negations and infinity among the bases). G1 and G2 run with the endomorphism split forced on and off; the split is
  * checked against GMP (k = k0 + k1 z, both below z), the endomorphisms
  * against [-z]P (sigma, G1) and [x]P (psi, G2), psi^2 against psi twice. Sums of several
- * terms (cz_msm_g*_sum) are checked against the separate MSMs. */
+ * terms (cz_msm_g*_sum) are checked against the separate MSMs. The scan
+ * that sorts the scalars works in chunks over the pool; a density-filtered
+ * term of several chunks, summed with a plain one, is checked against the
+ * same MSM on the filtered arrays. */
 #include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,6 +246,50 @@ static int check_sums(const cz_g1_aff *b1, const cz_g2_aff *b2, cz_fr *k, size_t
     return fails;
 }
 
+/* check_scan: a density term of nd entries (about half of them with a base)
+ * plus a plain term, against one MSM over the bases and scalars the density
+ * selects followed by the plain term's. Bases P_i = P_0 + i Q. */
+static int check_scan(cz_rng *rng, cz_pool *pool)
+{
+    const size_t nd = 3 * 8192 + 77, np = 9000;
+    size_t words = (nd + 63) / 64, nb = 0;
+    uint64_t *dens = calloc(words, sizeof *dens);
+    cz_fr *k = malloc((nd + np) * sizeof *k), *kf = malloc((nd + np) * sizeof *kf);
+    cz_g1_jac *j = malloc((nd + np) * sizeof *j);
+    cz_g1_aff *b = malloc((nd + np) * sizeof *b), *bf = malloc((nd + np) * sizeof *bf);
+    int fails = 0;
+    if (!dens || !k || !kf || !j || !b || !bf) { fails = 1; goto out; }
+    for (size_t i = 0; i < nd; i++)
+        if (cz_rng_u64(rng) % 2) dens[i / 64] |= (uint64_t)1 << (i % 64);
+    size_t ndb = 0;
+    for (size_t w = 0; w < words; w++) ndb += (size_t)__builtin_popcountll(dens[w]);
+    cz_g1_jac q;
+    cz_g1_aff qa;
+    cz_g1_generator_jac(&j[0]);
+    cz_g1_dbl(&q, &j[0]);
+    cz_g1_to_aff(&qa, &q);
+    for (size_t i = 1; i < ndb + np; i++) cz_g1_add_mixed(&j[i], &j[i - 1], &qa);
+    cz_g1_batch_to_aff(b, j, ndb + np);
+    make_scalars(k, nd + np, 2, rng);
+    for (size_t i = 0, bi = 0; i < nd; i++)
+        if ((dens[i / 64] >> (i % 64)) & 1) {
+            bf[nb] = b[bi++];
+            kf[nb++] = k[i];
+        }
+    for (size_t i = 0; i < np; i++) {
+        bf[nb] = b[ndb + i];
+        kf[nb++] = k[nd + i];
+    }
+    cz_msm_g1_term t[2] = {{b, k, nd, dens}, {b + ndb, k + nd, np, NULL}};
+    cz_g1_jac got, want;
+    if (cz_msm_g1_sum(&got, t, 2, 1, pool) || cz_msm_g1(&want, bf, kf, nb, 1, NULL, pool) ||
+        !cz_g1_eq(&got, &want))
+        fails++;
+out:
+    free(dens); free(k); free(kf); free(j); free(b); free(bf);
+    return fails;
+}
+
 int main(void)
 {
     cz_rng rng;
@@ -344,6 +391,7 @@ int main(void)
     CHECK(check_psi(&rng) == 0);
     make_scalars(k, nmax, 2, &rng);
     CHECK(check_sums(b1, b2, k, nmax, &rng, pool) == 0);
+    CHECK(check_scan(&rng, pool) == 0);
     /* window choice grows with n and stays in range */
     CHECK(cz_msm_window_bits(1) >= 2);
     CHECK(cz_msm_window_bits(1 << 20) > cz_msm_window_bits(1 << 10));

@@ -3,7 +3,8 @@
  * and MSM_G1 (1 for G1: the split uses sigma; 0 for G2: psi^2) (see msm.h).
  *
  * Entries: every scalar other than 0 and 1 becomes an entry (base pointer,
- * scalar of kl limbs). With the endomorphism split each scalar k gives two
+ * scalar of kl limbs); the scan that converts and sorts the scalars runs
+ * in chunks over the pool (scan_task). With the endomorphism split each scalar k gives two
  * entries of 128 bits, k mod z on P and k div z on [z]P, which is -sigma(P)
  * on G1 and psi^2(P) on G2 (z = x^2).
  *
@@ -644,6 +645,55 @@ static void LF(prep_task)(void *ctx, size_t t)
     for (size_t i = lo; i < hi; i++) add_h(j->kh + 5 * i, 5, j->h);
 }
 
+/* ---- the scan: scalars to plain form, sorted into ones and the rest ----
+ * Chunks of SCAN_CHUNK entries of one term; a chunk writes its ones and its
+ * other entries from its own offset `at` in the entry numbering (every
+ * term's entries one after the other), so chunks never overlap, and counts
+ * them; msm_impl then moves them down in chunk order, which gives the
+ * order of one serial pass. */
+#define SCAN_CHUNK 8192
+
+typedef struct {
+    size_t term, lo, hi, at, base; /* base: index into the term's bases at lo */
+    size_t n_ones, n_big;
+} LF(scan_chunk);
+
+typedef struct {
+    const MT *terms;
+    int mont;
+    uint64_t *kh;
+    const GT(aff) **ones, **pp;
+    LF(scan_chunk) *ch;
+} LF(scan_job);
+
+static void LF(scan_task)(void *ctx, size_t c)
+{
+    LF(scan_job) *j = ctx;
+    LF(scan_chunk) *ch = &j->ch[c];
+    const MT *tm = &j->terms[ch->term];
+    const GT(aff) **ones = j->ones + ch->at, **pp = j->pp + ch->at;
+    uint64_t *kh = j->kh + 5 * ch->at;
+    size_t base = ch->base, n1 = 0, nb = 0;
+    for (size_t i = ch->lo; i < ch->hi; i++) {
+        if (tm->density && !((tm->density[i / 64] >> (i % 64)) & 1)) continue;
+        const GT(aff) *bp = &tm->bases[tm->density ? base++ : i];
+        cz_fr s;
+        if (j->mont) cz_fr_from_mont(&s, &tm->scalars[i]);
+        else s = tm->scalars[i];
+        if (s.l[3] == 0 && s.l[2] == 0 && s.l[1] == 0 && s.l[0] <= 1) {
+            if (s.l[0] == 1 && !GF(aff_is_inf)(bp)) ones[n1++] = bp;
+            continue;
+        }
+        if (GF(aff_is_inf)(bp)) continue;
+        pp[nb] = bp;
+        memcpy(kh + 5 * nb, s.l, 4 * sizeof *kh);
+        kh[5 * nb + 4] = 0;
+        nb++;
+    }
+    ch->n_ones = n1;
+    ch->n_big = nb;
+}
+
 static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int scalars_mont,
                            cz_pool *pool)
 {
@@ -652,7 +702,8 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
     size_t n = 0;
     for (size_t t = 0; t < nterms; t++) n += terms[t].n;
     /* split scalars into ones and the rest (plain form); infinity bases
-     * contribute nothing and are dropped here */
+     * contribute nothing and are dropped here (scan_task, in chunks over the
+     * pool, each chunk's entries then moved down behind the previous ones) */
     /* one block each for the scan's arrays and the split's (fewer, fuller
      * huge pages; see util/mem.h) */
     uint8_t *blk = cz_big_array(n, 2 * sizeof(void *) + 5 * sizeof(uint64_t)), *blk2 = NULL;
@@ -660,30 +711,41 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
     uint64_t *kh = NULL, *k2 = NULL;
     GT(aff) *ext = NULL;
     GT(jac) *results = NULL;
+    LF(scan_job) sj = {.terms = terms, .mont = scalars_mont};
     if (!blk) { err = CZ_ERR_NOMEM; goto done; }
     kh = (uint64_t *)blk;
     ones = (const GT(aff) **)(kh + 5 * n);
     pp = ones + n;
-    size_t n_ones = 0, n_big = 0;
-    for (size_t t = 0; t < nterms; t++) {
-        const MT *tm = &terms[t];
-        size_t base = 0;
-        for (size_t i = 0; i < tm->n; i++) {
-            if (tm->density && !((tm->density[i / 64] >> (i % 64)) & 1)) continue;
-            const GT(aff) *bp = &tm->bases[tm->density ? base++ : i];
-            cz_fr s;
-            if (scalars_mont) cz_fr_from_mont(&s, &tm->scalars[i]);
-            else s = tm->scalars[i];
-            if (s.l[3] == 0 && s.l[2] == 0 && s.l[1] == 0 && s.l[0] <= 1) {
-                if (s.l[0] == 1 && !GF(aff_is_inf)(bp)) ones[n_ones++] = bp;
-                continue;
+    sj.kh = kh;
+    sj.ones = ones;
+    sj.pp = pp;
+    size_t nch = 0;
+    for (size_t t = 0; t < nterms; t++) nch += (terms[t].n + SCAN_CHUNK - 1) / SCAN_CHUNK;
+    sj.ch = malloc((nch ? nch : 1) * sizeof *sj.ch);
+    if (!sj.ch) { err = CZ_ERR_NOMEM; goto done; }
+    {   /* the chunks, with their first base (the set density bits before them) */
+        size_t c = 0, g = 0;
+        for (size_t t = 0; t < nterms; t++) {
+            const MT *tm = &terms[t];
+            size_t base = 0;
+            for (size_t lo = 0; lo < tm->n; lo += SCAN_CHUNK, c++) {
+                size_t hi = lo + SCAN_CHUNK < tm->n ? lo + SCAN_CHUNK : tm->n;
+                sj.ch[c] = (LF(scan_chunk)){.term = t, .lo = lo, .hi = hi, .at = g + lo, .base = base};
+                if (tm->density && hi < tm->n) /* SCAN_CHUNK is a multiple of 64 */
+                    for (size_t w = lo / 64; w < hi / 64; w++) base += (size_t)__builtin_popcountll(tm->density[w]);
             }
-            if (GF(aff_is_inf)(bp)) continue;
-            pp[n_big] = bp;
-            memcpy(kh + 5 * n_big, s.l, 4 * sizeof *kh);
-            kh[5 * n_big + 4] = 0;
-            n_big++;
+            g += tm->n;
         }
+    }
+    cz_pool_run(pool, nch, LF(scan_task), &sj);
+    size_t n_ones = 0, n_big = 0;
+    for (size_t c = 0; c < nch; c++) {
+        const LF(scan_chunk) *ch = &sj.ch[c];
+        memmove(ones + n_ones, ones + ch->at, ch->n_ones * sizeof *ones);
+        memmove(pp + n_big, pp + ch->at, ch->n_big * sizeof *pp);
+        memmove(kh + 5 * n_big, kh + 5 * ch->at, ch->n_big * 5 * sizeof *kh);
+        n_ones += ch->n_ones;
+        n_big += ch->n_big;
     }
     unsigned th = cz_pool_threads(pool);
     if (n_ones) {
@@ -746,6 +808,7 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
     }
 done:
     free(results);
+    free(sj.ch);
     cz_big_free(blk);
     cz_big_free(blk2);
     if (err) GF(set_inf)(out);
@@ -756,6 +819,7 @@ done:
 #undef CHORD8
 #undef RED_SEGS
 #undef PREP_CHUNK
+#undef SCAN_CHUNK
 #undef BA_AHEAD
 #undef ONES_BLOCK
 #undef ONES_BATCH

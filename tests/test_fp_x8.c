@@ -13,7 +13,11 @@
  * cz_fp2_inv_x8 (against cz_fp2_inv, on the same values, one to five
  * groups at a time). The G1 chord steps and batch inversion over Fp
  * (cz_fp_chord_x8, cz_fp_inv_x8) are checked the same way against cz_fp
- * operations and cz_fp_inv, on the Fp edge values and random ones. */
+ * operations and cz_fp_inv, on the Fp edge values and random ones. The
+ * curve-equation checks (cz_fp_curve_x8, cz_fp2_curve_x8) get points that
+ * satisfy y^2 = x^3 + b for a b made from them, with some lanes' y moved
+ * by one, at a 4-byte misaligned address; every path must name exactly
+ * the unmoved lanes. */
 #include <gmp.h>
 #include <string.h>
 #include "testutil.h"
@@ -347,6 +351,74 @@ static void check_inv1(const cz_fp *a, int n, int have_ifma)
     }
 }
 
+/* cz_fp_curve_x8 / cz_fp2_curve_x8: lane l gets x = a[i], y = b[i] and
+ * b0 = y^2 - x^3 of lane 0, so lanes with the same (x, y) as lane 0, and
+ * lane 0 itself, satisfy the equation; every third lane takes lane 0's
+ * point with y + 1 (fails) and every other lane lane 0's point itself */
+static void check_curve(const cz_fp *a, const cz_fp *b, int n, int have_ifma)
+{
+    static uint8_t buf[8 * 2 * sizeof(cz_fp2) + 8];
+    uint8_t *pts = buf + 4;
+    for (int base = 0; base + 8 <= n; base += 8) {
+        cz_fp x0 = a[base], y0 = b[base], bb, t, one;
+        cz_fp_sqr(&bb, &y0);
+        cz_fp_sqr(&t, &x0);
+        cz_fp_mul(&t, &t, &x0);
+        cz_fp_sub(&bb, &bb, &t);
+        cz_fp_one(&one);
+        unsigned want = 0;
+        for (int l = 0; l < 8; l++) {
+            cz_fp x = x0, y = y0;
+            if (l % 3 == 2) cz_fp_add(&y, &y, &one);
+            else if (l % 3 == 1 && l != 0) { x = a[base + l]; y = b[base + l]; }
+            cz_fp l2, r2;
+            cz_fp_sqr(&l2, &y);
+            cz_fp_sqr(&r2, &x);
+            cz_fp_mul(&r2, &r2, &x);
+            cz_fp_add(&r2, &r2, &bb);
+            if (cz_fp_eq(&l2, &r2)) want |= 1u << l;
+            memcpy(pts + l * 2 * sizeof(cz_fp), &x, sizeof x);
+            memcpy(pts + l * 2 * sizeof(cz_fp) + sizeof x, &y, sizeof y);
+        }
+        CHECK_MSG(want & 1, "lane 0 at %d", base);
+        CHECK_MSG(cz__fp_curve_x8_scalar(pts, 2 * sizeof(cz_fp), &bb) == want, "fp curve scalar at %d", base);
+        CHECK_MSG(cz_fp_curve_x8(pts, 2 * sizeof(cz_fp), &bb) == want, "fp curve dispatch at %d", base);
+#if CZ_FP_X8_IFMA
+        if (have_ifma) CHECK_MSG(cz__fp_curve_x8_ifma(pts, 2 * sizeof(cz_fp), &bb) == want, "fp curve ifma at %d", base);
+#else
+        (void)have_ifma;
+#endif
+        /* Fp2: x = (a[i], b[i + 1]), y = (b[i], a[i + 1]) */
+        cz_fp2 X0 = {a[base], b[base + 1]}, Y0 = {b[base], a[base + 1]}, B2, T2, ONE2;
+        cz_fp2_sqr(&B2, &Y0);
+        cz_fp2_sqr(&T2, &X0);
+        cz_fp2_mul(&T2, &T2, &X0);
+        cz_fp2_sub(&B2, &B2, &T2);
+        cz_fp2_one(&ONE2);
+        want = 0;
+        for (int l = 0; l < 8; l++) {
+            cz_fp2 x = X0, y = Y0;
+            if (l % 3 == 2) cz_fp2_add(&y, &y, &ONE2);
+            else if (l % 3 == 1 && l != 0) { x.c0 = a[base + l]; y.c1 = b[base + l]; }
+            cz_fp2 l2, r2;
+            cz_fp2_sqr(&l2, &y);
+            cz_fp2_sqr(&r2, &x);
+            cz_fp2_mul(&r2, &r2, &x);
+            cz_fp2_add(&r2, &r2, &B2);
+            if (cz_fp_eq(&l2.c0, &r2.c0) && cz_fp_eq(&l2.c1, &r2.c1)) want |= 1u << l;
+            memcpy(pts + l * 2 * sizeof(cz_fp2), &x, sizeof x);
+            memcpy(pts + l * 2 * sizeof(cz_fp2) + sizeof x, &y, sizeof y);
+        }
+        CHECK_MSG(want & 1, "fp2 lane 0 at %d", base);
+        CHECK_MSG(cz__fp2_curve_x8_scalar(pts, 2 * sizeof(cz_fp2), &B2) == want, "fp2 curve scalar at %d", base);
+        CHECK_MSG(cz_fp2_curve_x8(pts, 2 * sizeof(cz_fp2), &B2) == want, "fp2 curve dispatch at %d", base);
+#if CZ_FP_X8_IFMA
+        if (have_ifma)
+            CHECK_MSG(cz__fp2_curve_x8_ifma(pts, 2 * sizeof(cz_fp2), &B2) == want, "fp2 curve ifma at %d", base);
+#endif
+    }
+}
+
 #define NPAIR 6400
 static cz_fp A[NPAIR], B[NPAIR];
 
@@ -370,6 +442,7 @@ static void run_suite(cz_rng *rng, int have_ifma)
     check_chord1(A, B, n, have_ifma);
     check_inv1(A, n, have_ifma);
     check_inv1(B, n, have_ifma);
+    check_curve(A, B, n, have_ifma);
     /* random pairs, some equal */
     for (int i = 0; i < 1024; i++) {
         cz_fp_random(&A[i], rng);
@@ -379,6 +452,7 @@ static void run_suite(cz_rng *rng, int have_ifma)
     check_all(A, B, 1024, have_ifma);
     check_chord1(A, B, 1024, have_ifma);
     check_inv1(A, 1024, have_ifma);
+    check_curve(A, B, 1024, have_ifma);
 }
 
 int main(void)

@@ -25,7 +25,8 @@
  * faster than gathers / scatters.
  *
  * The G1 chord steps and batch inversion (cz_fp_chord_x8, cz_fp_inv_x8)
- * chain their products on digits, repacking only at their loads and stores.
+ * and the curve-equation checks (cz_fp_curve_x8, cz_fp2_curve_x8) chain
+ * their products on digits, repacking only at their loads and stores.
  *
  * Fp2 products (cz_fp2_mul_x8, the chord steps) reduce lazily: Karatsuba's
  * three products double width, combined, then one reduction per coordinate
@@ -36,6 +37,8 @@
  * The vector functions carry __attribute__((target)), so the file builds with
  * any x86-64 GCC/clang flags; they run only after cz_cpu_has_ifma(). */
 #include "ff/fp_x8.h"
+
+#include <string.h>
 #include "util/cpu.h"
 
 void cz__fp_mul_x8_scalar(cz_fp out[8], const cz_fp a[8], const cz_fp b[8])
@@ -89,6 +92,38 @@ void cz__fp_inv_x8_scalar(cz_fp *den, void *scratch, size_t ng)
         cz_fp_mul(&den[t], &ai[t % 8], &pre[t]);
         cz_fp_mul(&ai[t % 8], &ai[t % 8], &d);
     }
+}
+
+unsigned cz__fp_curve_x8_scalar(const void *pts, size_t stride, const cz_fp *b)
+{
+    unsigned ok = 0;
+    for (int i = 0; i < 8; i++) {
+        cz_fp x, y, l, r;
+        memcpy(&x, (const uint8_t *)pts + stride * (size_t)i, sizeof x);
+        memcpy(&y, (const uint8_t *)pts + stride * (size_t)i + sizeof x, sizeof y);
+        cz_fp_sqr(&l, &y);
+        cz_fp_sqr(&r, &x);
+        cz_fp_mul(&r, &r, &x);
+        cz_fp_add(&r, &r, b);
+        ok |= (unsigned)cz_fp_eq(&l, &r) << i;
+    }
+    return ok;
+}
+
+unsigned cz__fp2_curve_x8_scalar(const void *pts, size_t stride, const cz_fp2 *b)
+{
+    unsigned ok = 0;
+    for (int i = 0; i < 8; i++) {
+        cz_fp2 x, y, l, r;
+        memcpy(&x, (const uint8_t *)pts + stride * (size_t)i, sizeof x);
+        memcpy(&y, (const uint8_t *)pts + stride * (size_t)i + sizeof x, sizeof y);
+        cz_fp2_sqr(&l, &y);
+        cz_fp2_sqr(&r, &x);
+        cz_fp2_mul(&r, &r, &x);
+        cz_fp2_add(&r, &r, b);
+        ok |= (unsigned)(cz_fp_eq(&l.c0, &r.c0) & cz_fp_eq(&l.c1, &r.c1)) << i;
+    }
+    return ok;
 }
 
 #if CZ_FP_X8_IFMA
@@ -543,6 +578,82 @@ TGT void cz__fp_inv_x8_ifma(cz_fp *den, void *scratch, size_t ng)
     }
 }
 
+/* digits of the eight cz_fp at byte address p + i·stride + off (any
+ * alignment) */
+TGT static inline void ld52_bytes(V D[8], const void *p, size_t stride, size_t off)
+{
+    V r[8], c[8], L[6];
+    for (int i = 0; i < 8; i++)
+        r[i] = _mm512_maskz_loadu_epi64(0x3f, (const void *)((const uint8_t *)p + stride * (size_t)i + off));
+    transpose8(c, r);
+    for (int k = 0; k < 6; k++) L[k] = c[k];
+    limbs_to_52(D, L, 0);
+}
+
+/* the lanes where D equals E (both fully reduced) */
+TGT static inline unsigned eq52(const V D[8], const V E[8])
+{
+    __mmask8 m = 0xff;
+    for (int j = 0; j < 8; j++) m &= _mm512_cmpeq_epi64_mask(D[j], E[j]);
+    return m;
+}
+
+/* y^2 = x^3 + b over Fp: x^2, x^3 and y^2 on digits (the last two as one
+ * interleaved pair), then y^2 - x^3 against b */
+TGT unsigned cz__fp_curve_x8_ifma(const void *pts, size_t stride, const cz_fp *b)
+{
+    V X[1][8], Y[8], S[1][8], Q[1][8], A[2][8], B[2][8], R[2][8], D[8], Bb[8];
+    ld52_bytes(X[0], pts, stride, 0);
+    ld52_bytes(Y, pts, stride, sizeof(cz_fp));
+    shl32_52(S[0], X[0]);
+    mont_x8(Q, (const V(*)[8])S, (const V(*)[8])X); /* x^2 */
+    shl32_52(A[0], Q[0]);
+    shl32_52(A[1], Y);
+    for (int j = 0; j < 8; j++) {
+        B[0][j] = X[0][j];
+        B[1][j] = Y[j];
+    }
+    mont_x16(R, (const V(*)[8])A, (const V(*)[8])B); /* x^3, y^2 */
+    sub52(D, R[1], R[0]);
+    {
+        cz_fp bl[8];
+        for (int l = 0; l < 8; l++) bl[l] = *b;
+        V L[6];
+        load_limbs(L, bl);
+        limbs_to_52(Bb, L, 0);
+    }
+    return eq52(D, Bb);
+}
+
+/* the same over Fp2 (fp2sqr52, fp2mul52) */
+TGT unsigned cz__fp2_curve_x8_ifma(const void *pts, size_t stride, const cz_fp2 *b)
+{
+    V X0[8], X1[8], Y0[8], Y1[8], Q0[8], Q1[8], S0[8], S1[8], C0[8], C1[8], L0[8], L1[8], D0[8], D1[8];
+    ld52_bytes(X0, pts, stride, 0);
+    ld52_bytes(X1, pts, stride, sizeof(cz_fp));
+    ld52_bytes(Y0, pts, stride, 2 * sizeof(cz_fp));
+    ld52_bytes(Y1, pts, stride, 3 * sizeof(cz_fp));
+    fp2sqr52(Q0, Q1, X0, X1); /* x^2 */
+    shl32_52(S0, Q0);
+    shl32_52(S1, Q1);
+    fp2mul52(C0, C1, S0, S1, X0, X1); /* x^3 */
+    fp2sqr52(L0, L1, Y0, Y1); /* y^2 */
+    sub52(D0, L0, C0);
+    sub52(D1, L1, C1);
+    V B0[8], B1[8];
+    {
+        cz_fp bl[8];
+        V L[6];
+        for (int l = 0; l < 8; l++) bl[l] = b->c0;
+        load_limbs(L, bl);
+        limbs_to_52(B0, L, 0);
+        for (int l = 0; l < 8; l++) bl[l] = b->c1;
+        load_limbs(L, bl);
+        limbs_to_52(B1, L, 0);
+    }
+    return eq52(D0, B0) & eq52(D1, B1);
+}
+
 /* Karatsuba with lazy reduction (fp2mul52) */
 TGT void cz__fp2_mul_x8_ifma(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8])
 {
@@ -740,6 +851,22 @@ void cz__fp2_inv_x8_scalar(cz_fp2 *den, void *scratch, size_t ng)
         cz_fp_mul(&den[t].c1, &den[t].c1, &u);
         cz_fp_neg(&den[t].c1, &den[t].c1);
     }
+}
+
+unsigned cz_fp_curve_x8(const void *pts, size_t stride, const cz_fp *b)
+{
+#if CZ_FP_X8_IFMA
+    if (cz_cpu_has_ifma()) return cz__fp_curve_x8_ifma(pts, stride, b);
+#endif
+    return cz__fp_curve_x8_scalar(pts, stride, b);
+}
+
+unsigned cz_fp2_curve_x8(const void *pts, size_t stride, const cz_fp2 *b)
+{
+#if CZ_FP_X8_IFMA
+    if (cz_cpu_has_ifma()) return cz__fp2_curve_x8_ifma(pts, stride, b);
+#endif
+    return cz__fp2_curve_x8_scalar(pts, stride, b);
 }
 
 void cz_fp_chord_x8(cz_fp *o, const cz_fp *a, const cz_fp *b, const cz_fp num[8], const cz_fp inv[8])

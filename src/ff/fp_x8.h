@@ -79,6 +79,16 @@ void cz__fp2_chord_x8_scalar(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const 
 void cz_fp2_inv_x8(cz_fp2 *den, void *scratch, size_t ng);
 void cz__fp2_inv_x8_scalar(cz_fp2 *den, void *scratch, size_t ng);
 
+/* The curve equation y^2 = x^3 + b for eight affine points at pts +
+ * i·stride bytes (any alignment), each x then y as cz_fp (cz_fp2 for the
+ * Fp2 one), fully reduced: bit i of the result is set where point i
+ * satisfies it. The point at infinity, (0, 0), does not (callers test it).
+ * Same answers with and without IFMA (the fallbacks use cz_fp / cz_fp2). */
+unsigned cz_fp_curve_x8(const void *pts, size_t stride, const cz_fp *b);
+unsigned cz_fp2_curve_x8(const void *pts, size_t stride, const cz_fp2 *b);
+unsigned cz__fp_curve_x8_scalar(const void *pts, size_t stride, const cz_fp *b);
+unsigned cz__fp2_curve_x8_scalar(const void *pts, size_t stride, const cz_fp2 *b);
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CUZK_NO_ASM)
 #define CZ_FP_X8_IFMA 1
 #else
@@ -109,6 +119,8 @@ void cz__fp2_chord_x8_ifma(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz
 void cz__fp2_inv_x8_ifma(cz_fp2 *den, void *scratch, size_t ng);
 void cz__fp_chord_x8_ifma(cz_fp *o, const cz_fp *a, const cz_fp *b, const cz_fp num[8], const cz_fp inv[8]);
 void cz__fp_inv_x8_ifma(cz_fp *den, void *scratch, size_t ng);
+unsigned cz__fp_curve_x8_ifma(const void *pts, size_t stride, const cz_fp *b);
+unsigned cz__fp2_curve_x8_ifma(const void *pts, size_t stride, const cz_fp2 *b);
 #endif
 
 #ifdef __cplusplus

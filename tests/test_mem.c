@@ -1,6 +1,6 @@
 /* test_mem.c — cz_big_alloc / cz_big_array / cz_big_free: both kinds of
  * block (heap below CZ_BIG_MIN, own mapping above) come back zeroed,
- * 16-byte aligned and writable over their whole length, overflowing sizes
+ * 64-byte aligned and writable over their whole length, overflowing sizes
  * give NULL, many blocks live side by side without overlapping (each is
  * filled with its own byte and checked after all are filled), and blocks
  * handed out again after a free are zeroed again. The page-size choice:
@@ -85,7 +85,7 @@ int main(void)
         p[i] = cz_big_alloc(sizes[i]);
         CHECK_MSG(p[i] != NULL, "size %zu", sizes[i]);
         if (!p[i]) continue;
-        CHECK(((uintptr_t)p[i] & 15) == 0);
+        CHECK(((uintptr_t)p[i] & 63) == 0);
         int zero = 1;
         for (size_t k = 0; k < sizes[i]; k++) zero &= p[i][k] == 0;
         CHECK_MSG(zero, "size %zu not zeroed", sizes[i]);

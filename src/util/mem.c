@@ -84,8 +84,11 @@ void *cz_big_alloc(size_t n)
 {
     if (n > SIZE_MAX - 2 * HUGE_SZ - HDR) return NULL;
     if (n < CZ_BIG_MIN) {
-        uint8_t *p = calloc(1, n + HDR);
+        /* HDR-aligned, so that the block is too (callers keep 64-byte
+         * aligned vector data in it: poly/ntt_x8.c's tables) */
+        uint8_t *p = aligned_alloc(HDR, (n + 2 * HDR - 1) & ~(size_t)(HDR - 1));
         if (!p) return NULL;
+        memset(p, 0, n + HDR);
         hdr *h = (hdr *)p;
         h->magic = MAGIC_HEAP;
         h->base = p;

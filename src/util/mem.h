@@ -9,8 +9,8 @@
  * 4-7 ms (2-3.3 ms per MB), 4 KiB pages 0.5-0.9 ms per MB. A proof touches
  * tens of MB of scratch, so this is tens of ms either way.
  * cz_big_alloc serves requests of CZ_BIG_MIN bytes or more from their own
- * 2 MiB-aligned anonymous mapping; smaller ones come from calloc. The
- * memory is zeroed either way. Mappings are marked MADV_HUGEPAGE (a hint:
+ * 2 MiB-aligned anonymous mapping; smaller ones come from the heap. The
+ * memory is zeroed and 64-byte aligned either way. Mappings are marked MADV_HUGEPAGE (a hint:
  * where the kernel has transparent huge pages off it is plain memory) and
  * faulted in at once, 2 MiB at a time and timed, until one such fault takes
  * more than CZ_BIG_SLOW_HUGE_MS: huge pages are slow here, and the rest of

@@ -47,6 +47,14 @@ static uint8_t *slurp(const char *name, size_t *n)
     return b;
 }
 
+/* the 64-bit word at byte `at` of a point array */
+static uint64_t word(const void *arr, uint64_t at)
+{
+    uint64_t v;
+    memcpy(&v, (const uint8_t *)arr + at, sizeof v);
+    return v;
+}
+
 static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 static void wr32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
 
@@ -157,9 +165,12 @@ int main(void)
                 /* read every array in full */
                 volatile uint64_t sink = 0;
                 const cz_groth16_zpk *k = &z.pk;
-                for (uint64_t i = 0; i < k->n_vars; i++) sink += k->a[i].x.l[0] + k->b_g1[i].y.l[5] + k->b_g2[i].y.c1.l[5];
-                for (uint64_t i = 0; i + k->n_public + 1 < k->n_vars; i++) sink += k->c[i].x.l[0];
-                for (uint64_t i = 0; i < ((uint64_t)1 << k->log_domain); i++) sink += k->h[i].y.l[0];
+                /* (points at any byte address: groth16.h) the first word
+                 * of x, the last of y (G2: of y.c1), or the first of y */
+                for (uint64_t i = 0; i < k->n_vars; i++)
+                    sink += word(k->a, 96 * i) + word(k->b_g1, 96 * i + 88) + word(k->b_g2, 192 * i + 184);
+                for (uint64_t i = 0; i + k->n_public + 1 < k->n_vars; i++) sink += word(k->c, 96 * i);
+                for (uint64_t i = 0; i < ((uint64_t)1 << k->log_domain); i++) sink += word(k->h, 96 * i + 48);
                 (void)sink;
                 if (k->n_vars == nw && (it % 4 == 0)) {
                     cz_fr r, s;

@@ -430,7 +430,9 @@ static void test_export(const cz_zkey *zk, const cz_fr *w, cz_rng *rng)
         for (int i = 0; i < 64; i++) {
             cz_g1_jac p, q;
             cz_fr pl;
-            cz_g1_from_aff(&p, &zk->pk.h[i]);
+            cz_g1_aff hi;
+            memcpy(&hi, (const uint8_t *)zk->pk.h + i * sizeof hi, sizeof hi);
+            cz_g1_from_aff(&p, &hi);
             cz_fr_from_mont(&pl, &y[i]);
             cz_g1_mul_dbl_add(&q, &p, pl.l, 255);
             cz_g1_add(&s2, &s2, &q);

@@ -3,8 +3,9 @@
  * then validates the point arrays in parallel (coordinates < q, on the
  * curve; eight points at a time with ff/fp_x8.h, a group that fails point
  * by point so that the first bad point is named), and builds the A/B rows
- * from the coefficient section (zkey_qap.c). cz_zkey_open maps the file; point arrays at 8-byte aligned
- * offsets are used in place, the others copied while they are checked. */
+ * from the coefficient section (zkey_qap.c). cz_zkey_open maps the file and
+ * uses the point arrays where they are, at any alignment; cz_zkey_load_mem
+ * copies them while they are checked. */
 #include "formats/zkey.h"
 
 #include <stdio.h>
@@ -133,7 +134,8 @@ static void vtask(void *ctx, size_t ch)
 }
 
 /* validates the arrays and sets out[k] to a usable copy of each: its source
- * when aligned and in_place, else a heap copy stored in owned[k] */
+ * when in_place (at any alignment: groth16.h), else a heap copy stored in
+ * owned[k] */
 static cz_err points(const void *out[5], void *owned[5], varr a[5], int in_place, cz_pool *pool, char *msg,
                      size_t msglen)
 {
@@ -146,7 +148,7 @@ static cz_err points(const void *out[5], void *owned[5], varr a[5], int in_place
         a[k].dst = NULL;
         a[k].ch0 = nch;
         nch += (size_t)((a[k].n + VCHUNK - 1) / VCHUNK);
-        if (!in_place || ((uintptr_t)a[k].src & 7u)) {
+        if (!in_place) {
             a[k].dst = owned[k] = cz_big_array(a[k].n, sz);
             if (!a[k].dst) {
                 e = fail(CZ_ERR_NOMEM, msg, msglen, "out of memory for %llu %s points", (unsigned long long)a[k].n,
@@ -389,8 +391,8 @@ cz_err cz_zkey_load_mem(cz_zkey *zk, const uint8_t *buf, size_t len, cz_pool *po
  * already (or read now), and mapping them costs no fresh memory, which on
  * the virtual machines we measured is what costs: a fresh page costs
  * ~15 us (4 KiB) or ~2 ms per MB (huge pages) the first time after the
- * memory sat free for a few seconds. Only point arrays at an offset that is
- * not a multiple of 8 are copied (points()). */
+ * memory sat free for a few seconds. No point array is copied, not even
+ * those at an offset that is not a multiple of 8 (points()). */
 cz_err cz_zkey_open(cz_zkey *zk, const char *path, cz_pool *pool, char *msg, size_t msglen)
 {
     memset(zk, 0, sizeof *zk);

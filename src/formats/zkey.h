@@ -15,9 +15,9 @@
  *   9  H: domainSize G1           10  contributions (not read)
  * Points are affine, each coordinate n8q bytes little-endian in Montgomery
  * form (x * 2^384 mod q), G2 coordinates c0 then c1, the point at infinity all
- * zero: on a little-endian host this is exactly cz_g1_aff / cz_g2_aff, so an
- * 8-byte-aligned section is used in place from the mapping (others are
- * copied). Coefficient values are stored as c * R^2 mod r (R = 2^256) as a
+ * zero: on a little-endian host this is exactly cz_g1_aff / cz_g2_aff, so
+ * cz_zkey_open uses every section in place from the mapping, also those 4
+ * bytes off alignment (groth16.h: the arrays are read by copying points). Coefficient values are stored as c * R^2 mod r (R = 2^256) as a
  * plain little-endian integer, i.e. the Montgomery form of c * R.
  *
  * Reading checks: the container, protocol, both primes (BLS12-381 only; a
@@ -43,7 +43,7 @@ typedef struct {
     uint64_t n_constraints_used; /* 1 + the largest constraint index in section 4 */
     void *map;            /* file mapping the arrays may point into, or NULL */
     size_t map_len;
-    void *owned[5];       /* heap copies of a, b_g1, b_g2, c, h when not used in place */
+    void *owned[5];       /* heap copies of a, b_g1, b_g2, c, h (cz_zkey_load_mem) */
 } cz_zkey;
 
 /* Maps path read-only and reads it. pool may be NULL. On failure *zk is

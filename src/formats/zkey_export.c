@@ -79,7 +79,7 @@ static void h_scalars(cz_fr *c, const cz_ntt_domain *dom2, size_t n)
     for (size_t j = 0; j < n; j++) cz_fr_mul(&c[j], &m2, &dom2->tw[j]);
 }
 
-cz_err cz_zkey_h_to_bellperson(cz_g1_aff *out, const cz_g1_aff *h, int log_n, cz_pool *pool)
+cz_err cz_zkey_h_to_bellperson(cz_g1_aff *out, const void *h, int log_n, cz_pool *pool)
 {
     size_t n = (size_t)1 << log_n;
     if (log_n < 1) return CZ_ERR_INVALID_ARG;
@@ -90,7 +90,11 @@ cz_err cz_zkey_h_to_bellperson(cz_g1_aff *out, const cz_g1_aff *h, int log_n, cz
     cz_g1_jac *p = malloc(n * sizeof *p);
     cz_fr *tw = malloc(n * sizeof *tw);
     if (!p || !tw) { e = CZ_ERR_NOMEM; goto out; }
-    for (size_t i = 0; i < n; i++) cz_g1_from_aff(&p[i], &h[i]);
+    for (size_t i = 0; i < n; i++) {
+        cz_g1_aff a;
+        memcpy(&a, (const uint8_t *)h + i * sizeof a, sizeof a);
+        cz_g1_from_aff(&p[i], &a);
+    }
     for (size_t k = 0; k < n / 2; k++) cz_fr_from_mont(&tw[k], &dom.tw[k]);
     g1_ntt(p, log_n, tw, pool);
     /* point j times -2 w_2n^j */
@@ -174,8 +178,19 @@ static cz_err filter(void **out, size_t *cnt, const void *src, size_t sz, uint64
     return CZ_OK;
 }
 
-static int g1_inf(const void *p) { return cz_g1_aff_is_inf(p); }
-static int g2_inf(const void *p) { return cz_g2_aff_is_inf(p); }
+/* the points may sit at any byte address (groth16.h): copied first */
+static int g1_inf(const void *p)
+{
+    cz_g1_aff q;
+    memcpy(&q, p, sizeof q);
+    return cz_g1_aff_is_inf(&q);
+}
+static int g2_inf(const void *p)
+{
+    cz_g2_aff q;
+    memcpy(&q, p, sizeof q);
+    return cz_g2_aff_is_inf(&q);
+}
 
 cz_err cz_zkey_to_params(cz_groth16_pk *pk, const cz_zkey *zk, cz_r1cs *cs, cz_pool *pool, char *msg,
                          size_t msglen)

@@ -36,8 +36,9 @@ cz_err cz_zkey_to_params(cz_groth16_pk *pk, const cz_zkey *zk, cz_r1cs *cs, cz_p
                          size_t msglen);
 
 /* h_j = -2 w^j sum_i (w^2)^(ij) H_i for j < n - 1 (w = 5-based w_2n): the
- * bellperson H basis from the snarkjs one, n = 2^log_n; out has n - 1 points */
-cz_err cz_zkey_h_to_bellperson(cz_g1_aff *out, const cz_g1_aff *h, int log_n, cz_pool *pool);
+ * bellperson H basis from the snarkjs one, n = 2^log_n (h: n points at any
+ * byte address, groth16.h); out has n - 1 points */
+cz_err cz_zkey_h_to_bellperson(cz_g1_aff *out, const void *h, int log_n, cz_pool *pool);
 
 /* the inverse: H_i from h_j (n - 1 points), taking the unused direction
  * tau^(n-1) t(tau)/delta as 0 (the prover's h vector never has a component

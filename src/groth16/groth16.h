@@ -117,14 +117,18 @@ void cz_groth16_assemble(cz_groth16_proof *out, const cz_groth16_vk *vk, const c
  * by delta: h_i = L^{2n}_{2i+1}(tau)/delta. qap holds the A and B rows from
  * the coefficient section (domain_size rows, the last n_public + 1 of the
  * used ones being snarkjs's `input_i * 0 = 0` rows), C empty. vk.ic has
- * n_public + 1 points; vk.beta_g1 and vk.delta_g1 are filled too. */
+ * n_public + 1 points; vk.beta_g1 and vk.delta_g1 are filled too. The five
+ * point arrays hold cz_g1_aff / cz_g2_aff points in memory layout at any
+ * byte address (formats/zkey.h uses the sections of a mapped file where
+ * they are, 4 bytes off alignment): read a point by copying it (memcpy);
+ * the MSMs (msm.h) take them as they are. */
 typedef struct {
     cz_groth16_vk vk;
     uint64_t n_vars, n_public;
     int log_domain;
     cz_r1cs qap;
-    const cz_g1_aff *a, *b_g1, *c, *h;
-    const cz_g2_aff *b_g2;
+    const void *a, *b_g1, *c, *h; /* G1 */
+    const void *b_g2;             /* G2 */
 } cz_groth16_zpk;
 
 /* Proves as snarkjs's groth16 prove does: a = A w, b = B w on the n-domain,

@@ -291,14 +291,14 @@ cz_err cz_msm_g2_sum(cz_g2_jac *out, const cz_msm_g2_term *terms, size_t nterms,
     return cz_g2_msm_impl(out, terms, nterms, scalars_mont, pool);
 }
 
-cz_err cz_msm_g1(cz_g1_jac *out, const cz_g1_aff *bases, const cz_fr *scalars, size_t n,
+cz_err cz_msm_g1(cz_g1_jac *out, const void *bases, const cz_fr *scalars, size_t n,
                  int scalars_mont, const uint64_t *density, cz_pool *pool)
 {
     cz_msm_g1_term t = {bases, scalars, n, density};
     return cz_g1_msm_impl(out, &t, 1, scalars_mont, pool);
 }
 
-cz_err cz_msm_g2(cz_g2_jac *out, const cz_g2_aff *bases, const cz_fr *scalars, size_t n,
+cz_err cz_msm_g2(cz_g2_jac *out, const void *bases, const cz_fr *scalars, size_t n,
                  int scalars_mont, const uint64_t *density, cz_pool *pool)
 {
     cz_msm_g2_term t = {bases, scalars, n, density};

@@ -16,6 +16,10 @@
  * bases are skipped. Work is split into (window, chunk of points) tasks over
  * the pool.
  *
+ * Bases: arrays of cz_g1_aff / cz_g2_aff in memory layout, at any byte
+ * address (a snarkjs .zkey's point sections are used where they sit in the
+ * mapped file, 4 bytes off alignment); every base is read by copying it.
+ *
  * Density filtering: when `density` is non-NULL, `scalars` has n entries, the
  * bitmap has n bits, and `bases` holds one point for each set bit, in order
  * (bellperson drops the bases of variables that never occur in A or B). When
@@ -34,13 +38,13 @@
 #include "util/pool.h"
 
 typedef struct {
-    const cz_g1_aff *bases;
+    const void *bases; /* cz_g1_aff points, at any byte address (see above) */
     const cz_fr *scalars;
     size_t n;
     const uint64_t *density; /* NULL or n bits, as above */
 } cz_msm_g1_term;
 typedef struct {
-    const cz_g2_aff *bases;
+    const void *bases; /* cz_g2_aff points, at any byte address */
     const cz_fr *scalars;
     size_t n;
     const uint64_t *density;
@@ -50,9 +54,9 @@ cz_err cz_msm_g1_sum(cz_g1_jac *out, const cz_msm_g1_term *terms, size_t nterms,
                      cz_pool *pool);
 cz_err cz_msm_g2_sum(cz_g2_jac *out, const cz_msm_g2_term *terms, size_t nterms, int scalars_mont,
                      cz_pool *pool);
-cz_err cz_msm_g1(cz_g1_jac *out, const cz_g1_aff *bases, const cz_fr *scalars, size_t n,
+cz_err cz_msm_g1(cz_g1_jac *out, const void *bases, const cz_fr *scalars, size_t n,
                  int scalars_mont, const uint64_t *density, cz_pool *pool);
-cz_err cz_msm_g2(cz_g2_jac *out, const cz_g2_aff *bases, const cz_fr *scalars, size_t n,
+cz_err cz_msm_g2(cz_g2_jac *out, const void *bases, const cz_fr *scalars, size_t n,
                  int scalars_mont, const uint64_t *density, cz_pool *pool);
 
 /* the window width the G1 Pippenger part uses for n scalars on one thread

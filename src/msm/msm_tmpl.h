@@ -40,8 +40,18 @@
 /* prefetches can be turned off to measure them (cz__msm_config) */
 #define PREFETCH(p) do { if (cfg_prefetch) __builtin_prefetch(p); } while (0)
 
+/* the bases may sit at any byte address (msm.h): every read of one is a
+ * copy into an aligned point */
+static inline void LF(load)(GT(aff) *o, const uint8_t *p) { memcpy(o, p, sizeof *o); }
+static inline int LF(inf_at)(const uint8_t *p)
+{
+    GT(aff) q;
+    LF(load)(&q, p);
+    return GF(aff_is_inf)(&q);
+}
+
 typedef struct {
-    const GT(aff) *const *pp; /* the base of each entry */
+    const uint8_t *const *pp; /* the base of each entry (msm.h: any alignment) */
     const uint64_t *kh;       /* kl limbs per entry: k + H */
     int kl;
     size_t n;
@@ -79,9 +89,10 @@ static void LF(window_xyzz)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *re
             if (dn) PREFETCH(&b[(dn > 0 ? dn : -dn) - 1]);
         }
         if (!d) continue;
-        const GT(aff) *p = j->pp[i];
-        if (d > 0) GF(xyzz_add_mixed)(&b[d - 1], &b[d - 1], p);
-        else GF(xyzz_sub_mixed)(&b[-d - 1], &b[-d - 1], p);
+        GT(aff) p;
+        LF(load)(&p, j->pp[i]);
+        if (d > 0) GF(xyzz_add_mixed)(&b[d - 1], &b[d - 1], &p);
+        else GF(xyzz_sub_mixed)(&b[-d - 1], &b[-d - 1], &p);
     }
     BUCKET_SUM(res, b, nb, GF(xyzz_add));
     free(b);
@@ -319,7 +330,7 @@ typedef struct {
     uint8_t *kind;    /* S_ADD, S_DBL or S_ZERO (pair_kind) */
     size_t qcap, nq;  /* waiting queue */
     uint32_t *qb;
-    const GT(aff) **qp;
+    const uint8_t **qp;
     uint8_t *qneg;
     int x8;           /* flush with eight products at a time */
 } LF(ba);
@@ -327,23 +338,20 @@ typedef struct {
 /* put P (or -P) into bucket b, which is not busy: straight into an empty
  * bucket, else into the batch. Only the state byte is read here, so the
  * bucket itself is first touched in the flush, which prefetches it. */
-static void LF(place)(LF(ba) *s, uint32_t b, const GT(aff) *p, int neg)
+static void LF(place)(LF(ba) *s, uint32_t b, const uint8_t *p, int neg)
 {
+    GT(aff) *q;
     if (s->st[b] == LF(EMPTY)) {
-        GT(aff) *a = &s->bk[b];
+        q = &s->bk[b];
         s->st[b] = LF(FULL);
-        a->x = p->x;
-        if (neg) FF(neg)(&a->y, &p->y);
-        else a->y = p->y;
-        return;
+    } else {
+        size_t t = s->m++;
+        s->st[b] = LF(BUSY);
+        s->bb[t] = b;
+        q = &s->pt[t];
     }
-    size_t t = s->m++;
-    s->st[b] = LF(BUSY);
-    s->bb[t] = b;
-    GT(aff) *q = &s->pt[t];
-    q->x = p->x;
-    if (neg) FF(neg)(&q->y, &p->y);
-    else q->y = p->y;
+    LF(load)(q, p);
+    if (neg) FF(neg)(&q->y, &q->y);
 }
 
 /* The batch of a flush with eight products at a time (inv8, sum8 above);
@@ -500,13 +508,13 @@ static void LF(window_ba)(LF(job) *j, int w, size_t lo, size_t hi, GT(jac) *res)
     s.pre = (FE *)(blk + off[5]);
     s.kind = blk + off[6];
     s.qb = (uint32_t *)(blk + off[7]);
-    s.qp = (const GT(aff) **)(blk + off[8]);
+    s.qp = (const uint8_t **)(blk + off[8]);
     s.qneg = blk + off[9];
     for (size_t i = lo; i < hi; i++) {
         int d = digit(j->kh + (size_t)j->kl * i, w, j->c);
         if (!d) continue;
         uint32_t b = (uint32_t)((d > 0 ? d : -d) - 1);
-        const GT(aff) *p = j->pp[i];
+        const uint8_t *p = j->pp[i];
         if (s.st[b] == LF(BUSY)) {
             s.qb[s.nq] = b;
             s.qp[s.nq] = p;
@@ -553,7 +561,7 @@ static void LF(halve)(GT(aff) *w, size_t len, FE *den, FE *pre, uint8_t *kind)
 }
 
 typedef struct {
-    const GT(aff) *const *pp;
+    const uint8_t *const *pp;
     size_t n, chunk;
     GT(jac) *results;
 } LF(ones_job);
@@ -580,11 +588,14 @@ static void LF(ones_task)(void *ctx, size_t t)
     for (size_t b0 = lo; b0 < hi; b0 += ONES_BLOCK) {
         size_t len = hi - b0 < ONES_BLOCK ? hi - b0 : ONES_BLOCK;
         if (!w || len <= 4 * ONES_TAIL) {
-            for (size_t i = b0; i < b0 + len; i++)
-                GF(xyzz_add_mixed)(&acc, &acc, j->pp[i]);
+            for (size_t i = b0; i < b0 + len; i++) {
+                GT(aff) p;
+                LF(load)(&p, j->pp[i]);
+                GF(xyzz_add_mixed)(&acc, &acc, &p);
+            }
             continue;
         }
-        for (size_t i = 0; i < len; i++) w[i] = *j->pp[b0 + i];
+        for (size_t i = 0; i < len; i++) LF(load)(&w[i], j->pp[b0 + i]);
         while (len > ONES_TAIL) {
             LF(halve)(w, len, den, pre, kind);
             len = (len + 1) / 2;
@@ -602,26 +613,28 @@ static void LF(ones_task)(void *ctx, size_t t)
 #define PREP_CHUNK 4096
 
 typedef struct {
-    const GT(aff) *const *pp;
+    const uint8_t *const *pp;
     uint64_t *kh;        /* 5 limbs per scalar, plain; + H in place unless split */
     size_t n;
     uint64_t h[5];
     GT(aff) *ext;        /* split: [z]P per scalar */
-    const GT(aff) **pp2; /* split: two entries per scalar */
+    const uint8_t **pp2; /* split: two entries per scalar */
     uint64_t *k2;        /* split: SPLIT_KL limbs per entry, + H */
 } LF(prep_job);
 
 /* the split of one scalar: its halves (SPLIT_KL limbs each) and [z]P, the
  * base of the high half (msm.h, ec.h) */
-static void LF(split_one)(uint64_t *d, GT(aff) *e, const uint64_t *k, const GT(aff) *p)
+static void LF(split_one)(uint64_t *d, GT(aff) *e, const uint64_t *k, const uint8_t *pb)
 {
+    GT(aff) p;
+    LF(load)(&p, pb);
     cz__msm_glv_split(d, d + 3, k);
     d[2] = d[5] = 0;
 #if MSM_G1 /* [z] = -sigma on G1: k mod z on P, k div z on -sigma(P) */
-    GF(aff_sigma)(&e[0], p);
+    GF(aff_sigma)(&e[0], &p);
     FF(neg)(&e[0].y, &e[0].y);
 #else /* [z] = psi^2 on G2: k div z on psi^2(P) */
-    GF(aff_psi2)(&e[0], p);
+    GF(aff_psi2)(&e[0], &p);
 #endif
 }
 
@@ -633,10 +646,10 @@ static void LF(prep_task)(void *ctx, size_t t)
         for (size_t i = lo; i < hi; i++) {
             uint64_t *d = j->k2 + (size_t)2 * SPLIT_KL * i;
             GT(aff) *e = j->ext + i;
-            const GT(aff) **q = j->pp2 + 2 * i;
+            const uint8_t **q = j->pp2 + 2 * i;
             LF(split_one)(d, e, j->kh + 5 * i, j->pp[i]);
             q[0] = j->pp[i];
-            q[1] = e;
+            q[1] = (const uint8_t *)e;
             add_h(d, SPLIT_KL, j->h);
             add_h(d + SPLIT_KL, SPLIT_KL, j->h);
         }
@@ -662,7 +675,7 @@ typedef struct {
     const MT *terms;
     int mont;
     uint64_t *kh;
-    const GT(aff) **ones, **pp;
+    const uint8_t **ones, **pp;
     LF(scan_chunk) *ch;
 } LF(scan_job);
 
@@ -671,20 +684,20 @@ static void LF(scan_task)(void *ctx, size_t c)
     LF(scan_job) *j = ctx;
     LF(scan_chunk) *ch = &j->ch[c];
     const MT *tm = &j->terms[ch->term];
-    const GT(aff) **ones = j->ones + ch->at, **pp = j->pp + ch->at;
+    const uint8_t **ones = j->ones + ch->at, **pp = j->pp + ch->at;
     uint64_t *kh = j->kh + 5 * ch->at;
     size_t base = ch->base, n1 = 0, nb = 0;
     for (size_t i = ch->lo; i < ch->hi; i++) {
         if (tm->density && !((tm->density[i / 64] >> (i % 64)) & 1)) continue;
-        const GT(aff) *bp = &tm->bases[tm->density ? base++ : i];
+        const uint8_t *bp = (const uint8_t *)tm->bases + (tm->density ? base++ : i) * sizeof(GT(aff));
         cz_fr s;
         if (j->mont) cz_fr_from_mont(&s, &tm->scalars[i]);
         else s = tm->scalars[i];
         if (s.l[3] == 0 && s.l[2] == 0 && s.l[1] == 0 && s.l[0] <= 1) {
-            if (s.l[0] == 1 && !GF(aff_is_inf)(bp)) ones[n1++] = bp;
+            if (s.l[0] == 1 && !LF(inf_at)(bp)) ones[n1++] = bp;
             continue;
         }
-        if (GF(aff_is_inf)(bp)) continue;
+        if (LF(inf_at)(bp)) continue;
         pp[nb] = bp;
         memcpy(kh + 5 * nb, s.l, 4 * sizeof *kh);
         kh[5 * nb + 4] = 0;
@@ -707,14 +720,14 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
     /* one block each for the scan's arrays and the split's (fewer, fuller
      * huge pages; see util/mem.h) */
     uint8_t *blk = cz_big_array(n, 2 * sizeof(void *) + 5 * sizeof(uint64_t)), *blk2 = NULL;
-    const GT(aff) **ones = NULL, **pp = NULL, **pp2 = NULL;
+    const uint8_t **ones = NULL, **pp = NULL, **pp2 = NULL;
     uint64_t *kh = NULL, *k2 = NULL;
     GT(aff) *ext = NULL;
     GT(jac) *results = NULL;
     LF(scan_job) sj = {.terms = terms, .mont = scalars_mont};
     if (!blk) { err = CZ_ERR_NOMEM; goto done; }
     kh = (uint64_t *)blk;
-    ones = (const GT(aff) **)(kh + 5 * n);
+    ones = (const uint8_t **)(kh + 5 * n);
     pp = ones + n;
     sj.kh = kh;
     sj.ones = ones;
@@ -770,7 +783,7 @@ static cz_err GF(msm_impl)(GT(jac) *out, const MT *terms, size_t nterms, int sca
             if (!blk2) { err = CZ_ERR_NOMEM; goto done; }
             ext = (GT(aff) *)blk2;
             k2 = (uint64_t *)(ext + n_big);
-            pp2 = (const GT(aff) **)(k2 + 2 * SPLIT_KL * n_big);
+            pp2 = (const uint8_t **)(k2 + 2 * SPLIT_KL * n_big);
             pj.ext = ext;
             pj.pp2 = pp2;
             pj.k2 = k2;

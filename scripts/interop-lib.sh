@@ -19,6 +19,16 @@
 #
 # Environment: CUZK_INTEROP_CACHE (default ~/.cache/cuzk/interop; when that
 # cannot be written, /tmp/cuzk-interop-<uid>). To start afresh, delete it.
+#
+# CUZK_INTEROP_TEST_KEY=SEED: instead of the ceremony (ptau, snarkjs groth16
+# setup, one contribution), make each key with `cuzk zkey setup circuit.r1cs
+# circuit.zkey --vk vk.json --seed SEED`: an INSECURE test key (the toxic
+# waste comes from the seed) of the same layout and size, made in seconds
+# where a power-14 ceremony takes ~50 minutes on 2 cores. Both tools prove
+# with it and snarkjs verifies the proofs. The seed is part of the cache
+# key, so test keys and ceremony keys never stand in for each other; info.txt
+# says which it is. The cuzk binary is $CUZK (default build/bin/cuzk). For
+# benchmarks only.
 
 IL_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 IL_NPM="$IL_ROOT/.npm-local/node_modules"
@@ -28,6 +38,12 @@ if ! mkdir -p "$IL_CACHE" 2>/dev/null || [ ! -w "$IL_CACHE" ]; then
     mkdir -p "$IL_CACHE"
 fi
 IL_CURVE=bls12381   # default curve; names ending in _bn128 use BN254
+IL_TESTKEY=${CUZK_INTEROP_TEST_KEY:-}
+if [ -n "$IL_TESTKEY" ] && ! [[ "$IL_TESTKEY" =~ ^[0-9]+$ ]]; then
+    echo "interop-lib: CUZK_INTEROP_TEST_KEY must be a number (a seed), not '$IL_TESTKEY'" >&2
+    exit 2
+fi
+IL_CUZK=${CUZK:-$IL_ROOT/build/bin/cuzk}
 
 il_log() { echo "[interop $(date -u +%H:%M:%S)] $*" >&2; }
 
@@ -111,7 +127,8 @@ il_key() {
           cat "$IL_ROOT/tests/circuits/$inc" "$IL_ROOT/bench/circuits/$inc" 2>/dev/null
       done
       find "$IL_NPM/circomlib/circuits" -name '*.circom' -print0 | sort -z | xargs -0 cat
-      echo "$IL_TOOLS $IL_CURVE"; } | sha256sum | cut -c1-16
+      echo "$IL_TOOLS $IL_CURVE"
+      [ -n "$IL_TESTKEY" ] && echo "cuzk test key, seed $IL_TESTKEY"; } | sha256sum | cut -c1-16
 }
 
 # il_build DIR NAME OUT [MINPOWER] [CURVE]: builds circuit NAME, whose source
@@ -136,20 +153,31 @@ il_build() {
     mv "$T/${name}_js/$name.wasm" "$T/circuit.wasm"
     rm -rf "$T/${name}_js"
     read -r cons pw < <(il_r1cs_info "$T/circuit.r1cs")
-    il_log "$name: $cons constraints, needs ptau power $pw"
-    ptau=$(il_ptau "$curve" $((pw > minpw ? pw : minpw))) || return 1
-    il_log "$name: groth16 setup + zkey contribution"
-    il_time ts snarkjs groth16 setup "$T/circuit.r1cs" "$ptau" "$T/0.zkey" || return 1
-    il_time tk snarkjs zkey contribute "$T/0.zkey" "$T/circuit.zkey" \
-        --name=cuzk-test -e="cuzk interop zkey $name $RANDOM" || return 1
-    rm -f "$T/0.zkey"
-    snarkjs zkey export verificationkey "$T/circuit.zkey" "$T/vk.json" >>"$IL_LOG" 2>&1 || return 1
+    if [ -n "$IL_TESTKEY" ]; then
+        [ "$curve" = bls12381 ] || { il_log "$name: a cuzk test key is BLS12-381 only"; return 1; }
+        [ -x "$IL_CUZK" ] || { il_log "$name: $IL_CUZK not built (set CUZK)"; return 1; }
+        il_log "$name: $cons constraints; INSECURE test key (cuzk zkey setup --seed $IL_TESTKEY)"
+        il_time ts "$IL_CUZK" zkey setup "$T/circuit.r1cs" "$T/circuit.zkey" --vk "$T/vk.json" \
+            --seed "$IL_TESTKEY" || return 1
+        tk=0
+        ptau="none (cuzk zkey setup --seed $IL_TESTKEY, INSECURE test key)"
+    else
+        il_log "$name: $cons constraints, needs ptau power $pw"
+        ptau=$(il_ptau "$curve" $((pw > minpw ? pw : minpw))) || return 1
+        il_log "$name: groth16 setup + zkey contribution"
+        il_time ts snarkjs groth16 setup "$T/circuit.r1cs" "$ptau" "$T/0.zkey" || return 1
+        il_time tk snarkjs zkey contribute "$T/0.zkey" "$T/circuit.zkey" \
+            --name=cuzk-test -e="cuzk interop zkey $name $RANDOM" || return 1
+        rm -f "$T/0.zkey"
+        snarkjs zkey export verificationkey "$T/circuit.zkey" "$T/vk.json" >>"$IL_LOG" 2>&1 || return 1
+        ptau=$(basename "$ptau")
+    fi
     il_log "$name: witness"
     il_time tw snarkjs wtns calculate "$T/circuit.wasm" "$T/input.json" "$T/witness.wtns" || return 1
     snarkjs wtns check "$T/circuit.r1cs" "$T/witness.wtns" 2>&1 | grep -q "WITNESS IS CORRECT" \
         || { il_log "$name: snarkjs says the witness is not correct"; return 1; }
     printf 'name %s\ncurve %s\nconstraints %s\npower %s\nptau %s\ntools %s\ncompile_s %s\nsetup_s %s\ncontribute_s %s\nwitness_s %s\n' \
-        "$name" "$curve" "$cons" "$pw" "$(basename "$ptau")" "$IL_TOOLS" "$tc" "$ts" "$tk" "$tw" >"$T/info.txt"
+        "$name" "$curve" "$cons" "$pw" "$ptau" "$IL_TOOLS" "$tc" "$ts" "$tk" "$tw" >"$T/info.txt"
 }
 
 # il_circuit DIR NAME [MINPOWER] -> prints the cache folder of circuit NAME

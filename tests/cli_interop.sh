@@ -8,6 +8,9 @@
 #   - a tampered proof and a wrong public input are rejected by both
 #   - cuzk zkey export-params -> cuzk prove (the bellperson-format path) ->
 #     snarkjs verify
+#   - the fresh circuit again with an INSECURE cuzk test key (cuzk zkey
+#     setup, as CUZK_INTEROP_TEST_KEY makes them): both tools prove with it
+#     and verify each other's proofs
 # and the bad inputs: zkey/wtns pairs whose sizes or curve disagree, a BN254
 # key, a witness that breaks a constraint (cuzk must name the same one as
 # snarkjs), truncated files, files with their sections reordered (must still
@@ -289,6 +292,21 @@ if wait $fresh_pid; then
     cz_prove fresh "$T/fresh_build" && round_trip fresh "$T/fresh_build"
 else
     fail "fresh circuit (seed $seed) did not build: $(tail -n 20 "$T/fresh_build/build.log" 2>/dev/null)"
+fi
+
+# ---- 6b. the fresh circuit with an INSECURE cuzk test key --------------
+# (CUZK_INTEROP_TEST_KEY's way, scripts/interop-lib.sh): both tools prove
+# with it, each verifies the other's proof (section 7 collects snarkjs's)
+if [ -f "$T/fresh_src/fresh.circom" ]; then
+    mkdir -p "$T/fresh_tk"
+    if ( IL_TESTKEY=7 IL_CUZK=$CUZK; il_build "$T/fresh_src" fresh "$T/fresh_tk" 10 2>/dev/null ) &&
+        grep -q '^ptau none (cuzk zkey setup --seed 7, INSECURE test key)$' "$T/fresh_tk/info.txt"; then
+        ok "fresh circuit with a cuzk test key: $(grep -E '^(constraints|setup_s)' "$T/fresh_tk/info.txt" | tr '\n' ' ')"
+        sj_prove fresh_tk "$T/fresh_tk"
+        cz_prove fresh_tk "$T/fresh_tk" && round_trip fresh_tk "$T/fresh_tk"
+    else
+        fail "fresh circuit with a cuzk test key did not build: $(tail -n 20 "$T/fresh_tk/build.log" 2>/dev/null)"
+    fi
 fi
 
 # ---- 7. the collected snarkjs verifications -------------------------------

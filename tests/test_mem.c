@@ -5,7 +5,8 @@
  * filled with its own byte and checked after all are filled), and blocks
  * handed out again after a free are zeroed again. The page-size choice:
  * with a threshold no fault can pass, AUTO stays AUTO and mappings are
- * advised huge pages; with a threshold every fault passes, the first fresh
+ * advised huge pages until CZ_BIG_PROBE_MAX bytes were faulted in, then it
+ * settles on HUGE; with a threshold every fault passes, the first fresh
  * mapping switches AUTO to SMALL, its rest and later mappings are advised
  * small pages (read back from /proc/self/smaps where there is one), and
  * SMALL and HUGE set by hand stay as set. */
@@ -71,6 +72,13 @@ static void page_choice(void)
     a = fresh(52);
     CHECK(cz_big_pages() == CZ_BIG_PAGES_HUGE);
     CHECK_MSG(a == 0 || a == 'h', "HUGE: advice '%c'", a);
+    /* fast all along: once CZ_BIG_PROBE_MAX bytes came fast, huge pages
+     * (sizes past every kept block, so each mapping is fresh) */
+    cz__big_pages_set(CZ_BIG_PAGES_AUTO, 1e9);
+    for (size_t mib = 56; mib < 400 && cz_big_pages() == CZ_BIG_PAGES_AUTO; mib += 4) a = fresh(mib);
+    CHECK_MSG(cz_big_pages() == CZ_BIG_PAGES_HUGE, "AUTO after %zu MiB probed: mode %d",
+              CZ_BIG_PROBE_MAX >> 20, cz_big_pages());
+    CHECK_MSG(a == 0 || a == 'h', "settled on huge pages: advice '%c'", a);
     cz__big_pages_set(CZ_BIG_PAGES_AUTO, CZ_BIG_SLOW_HUGE_MS);
 }
 

@@ -11,7 +11,11 @@
  * (one atomic store; mappings made meanwhile by other threads keep huge
  * pages). A mapping is then faulted in by the allocating thread rather
  * than by whoever touches it first; where huge pages are cheap that costs
- * little, and once they are not, nothing is touched ahead. */
+ * little, and once they are not, nothing is touched ahead. Only the first
+ * CZ_BIG_PROBE_MAX bytes of a process are faulted in ahead: when all of
+ * them came fast the choice is huge pages, and later mappings (the GBs of
+ * a large partition, buffers sized for more than they hold) are faulted in
+ * lazily where they are used, by the threads that use them. */
 #include "util/mem.h"
 
 #include <pthread.h>
@@ -39,6 +43,7 @@ _Static_assert(sizeof(hdr) <= HDR, "header fits");
 
 static atomic_int page_mode; /* CZ_BIG_PAGES_* */
 static double slow_huge_ms = CZ_BIG_SLOW_HUGE_MS;
+static atomic_size_t probed; /* bytes faulted in ahead while AUTO */
 
 int cz_big_pages(void) { return atomic_load(&page_mode); }
 
@@ -46,6 +51,7 @@ void cz__big_pages_set(int mode, double slow_ms)
 {
     atomic_store(&page_mode, mode);
     slow_huge_ms = slow_ms;
+    atomic_store(&probed, 0);
 }
 
 static void advise(void *p, size_t len, int small)
@@ -111,6 +117,12 @@ void *cz_big_alloc(size_t n)
     advise(p, len, mode == CZ_BIG_PAGES_SMALL);
     if (mode == CZ_BIG_PAGES_AUTO) /* fault the pages in one by one, timed */
         for (size_t at = 0; at < len; at += HUGE_SZ) {
+            if (atomic_fetch_add(&probed, HUGE_SZ) >= CZ_BIG_PROBE_MAX) {
+                /* fast all along: huge pages it is, faulted in where used */
+                int expect = CZ_BIG_PAGES_AUTO;
+                atomic_compare_exchange_strong(&page_mode, &expect, CZ_BIG_PAGES_HUGE);
+                break;
+            }
             double t0 = cz_now_ms();
             *(volatile uint8_t *)(p + at) = 0;
             if (cz_now_ms() - t0 > slow_huge_ms) {

@@ -15,7 +15,9 @@
  * faulted in at once, 2 MiB at a time and timed, until one such fault takes
  * more than CZ_BIG_SLOW_HUGE_MS: huge pages are slow here, and the rest of
  * that mapping and every later one are marked MADV_NOHUGEPAGE and left to
- * be faulted in 4 KiB at a time where they are first used. (The first few
+ * be faulted in 4 KiB at a time where they are first used. After
+ * CZ_BIG_PROBE_MAX bytes faulted in fast the choice is huge pages, and
+ * mappings are no longer faulted in ahead. (The first few
  * huge pages a process gets are often fast even where fresh ones are slow:
  * memory another process freed a moment ago, not yet handed back to the
  * host. So every page is timed until one is slow, not only the first.)
@@ -38,10 +40,15 @@ void cz_big_free(void *p);
  * 4 KiB pages where those are cheap (~1-2 ms on the AMD EPYC VM); where
  * huge pages are the better choice their faults took 0.1-0.2 ms */
 #define CZ_BIG_SLOW_HUGE_MS 2.0
+/* the bytes of huge pages a process faults in ahead and times while the
+ * choice is open; all of them fast settles it on huge pages (faulted in
+ * lazily from then on, as before the choice existed) */
+#define CZ_BIG_PROBE_MAX ((size_t)256 << 20)
 
 /* the page size of later mappings: CZ_BIG_PAGES_AUTO (huge pages until
  * one is slow, as above), CZ_BIG_PAGES_HUGE (always, not timed) or
- * CZ_BIG_PAGES_SMALL (4 KiB pages, chosen by AUTO or set) */
+ * CZ_BIG_PAGES_SMALL (4 KiB pages, chosen by AUTO or set); AUTO becomes
+ * HUGE after CZ_BIG_PROBE_MAX fast bytes */
 enum { CZ_BIG_PAGES_AUTO = 0, CZ_BIG_PAGES_HUGE = 1, CZ_BIG_PAGES_SMALL = 2 };
 int cz_big_pages(void);
 /* sets it, and the threshold (CZ_BIG_SLOW_HUGE_MS by default); for tests

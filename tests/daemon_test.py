@@ -777,7 +777,15 @@ def t_json_log(d, cc, tmp):
           grpc.StatusCode.INVALID_ARGUMENT, "a bad request (a debug line)")
     d.pause()
     d.resume()
-    lines = d.log().splitlines()
+
+    def whole_lines():  # a line the daemon is still writing is left for later
+        text = d.log()
+        return text[:text.rfind("\n") + 1].splitlines()
+    t = time.time()
+    lines = whole_lines()
+    while sum(l.startswith("TIMELINE,") for l in lines) < 2 * 6 and time.time() - t < HANG:
+        time.sleep(0.05)  # the job's last TIMELINE lines may follow its reply
+        lines = whole_lines()
     tl = [l for l in lines if l.startswith("TIMELINE,")]
     other = [l for l in lines if not l.startswith("TIMELINE,")]
     check(len(tl) == 2 * 6, "TIMELINE lines stay text: %d" % len(tl))

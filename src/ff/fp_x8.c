@@ -218,6 +218,19 @@ TGT static inline void limbs_from_52(V L[6], const V D[8])
     }
 }
 
+/* ai = 1 / acc lane by lane, both held as radix-2^52 digit vectors (the
+ * batch inversions' one inversion, through inv_lanes) */
+TGT static void inv_lanes_52(V ai[8], const V acc[8])
+{
+    cz_fp accf[8], aif[8];
+    V L[6];
+    limbs_from_52(L, acc);
+    store_limbs(accf, L);
+    inv_lanes(aif, accf);
+    load_limbs(L, aif);
+    limbs_to_52(ai, L, 0);
+}
+
 /* R = A·B / 2^416 mod p, fully reduced, for NG independent groups side by
  * side (the loops over g let the compiler interleave them). A, B digits
  * < 2^52, A < 2^413, B < p. */
@@ -538,7 +551,7 @@ TGT void cz__fp_inv_x8_ifma(cz_fp *den, void *scratch, size_t ng)
 {
     uint64_t *pre = scratch;
     V acc[1][8];
-    cz_fp onef[8], accf[8], aif[8];
+    cz_fp onef[8];
     for (int l = 0; l < 8; l++) cz_fp_one(&onef[l]);
     {
         V L[6];
@@ -552,18 +565,8 @@ TGT void cz__fp_inv_x8_ifma(cz_fp *den, void *scratch, size_t ng)
         shl32_52(A[0], acc[0]);
         mont_x8(acc, (const V(*)[8])A, (const V(*)[8])D);
     }
-    {
-        V L[6];
-        limbs_from_52(L, acc[0]);
-        store_limbs(accf, L);
-    }
-    inv_lanes(aif, accf);
     V ai[8];
-    {
-        V L[6];
-        load_limbs(L, aif);
-        limbs_to_52(ai, L, 0);
-    }
+    inv_lanes_52(ai, acc[0]);
     for (size_t g = ng; g-- > 0;) {
         V A[2][8], B[2][8], R[2][8];
         shl32_52(A[0], ai);
@@ -685,7 +688,7 @@ TGT void cz__fp2_inv_x8_ifma(cz_fp2 *den, void *scratch, size_t ng)
     uint64_t *nrm = scratch, *fpre = nrm + 64 * ng;
     const V zero = _mm512_setzero_si512();
     V acc[1][8];
-    cz_fp onef[8], accf[8], aif[8];
+    cz_fp onef[8];
     for (int l = 0; l < 8; l++) cz_fp_one(&onef[l]);
     {
         V L[6];
@@ -709,18 +712,8 @@ TGT void cz__fp2_inv_x8_ifma(cz_fp2 *den, void *scratch, size_t ng)
         shl32_52(A[0], acc[0]);
         mont_x8(acc, (const V(*)[8])A, (const V(*)[8])N);
     }
-    {
-        V L[6];
-        limbs_from_52(L, acc[0]);
-        store_limbs(accf, L);
-    }
-    inv_lanes(aif, accf);
     V ai[8];
-    {
-        V L[6];
-        load_limbs(L, aif);
-        limbs_to_52(ai, L, 0);
-    }
+    inv_lanes_52(ai, acc[0]);
     for (size_t g = ng; g-- > 0;) {
         V A[2][8], B[2][8], R[2][8];
         shl32_52(A[0], ai);

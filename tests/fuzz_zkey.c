@@ -12,6 +12,7 @@
  * depend on the machine's speed. Some zkeys go through a file, so the mapped,
  * in-place path is fuzzed too. Nothing here allocates by a count that a
  * mutated file claims without first checking it against the file's size. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,10 +168,13 @@ int main(void)
                 const cz_groth16_zpk *k = &z.pk;
                 /* (points at any byte address: groth16.h) the first word
                  * of x, the last of y (G2: of y.c1), or the first of y */
+                const uint64_t g1 = sizeof(cz_g1_aff), g2 = sizeof(cz_g2_aff);
+                const uint64_t y_last = offsetof(cz_g1_aff, y.l[5]), y2_last = offsetof(cz_g2_aff, y.c1.l[5]);
                 for (uint64_t i = 0; i < k->n_vars; i++)
-                    sink += word(k->a, 96 * i) + word(k->b_g1, 96 * i + 88) + word(k->b_g2, 192 * i + 184);
-                for (uint64_t i = 0; i + k->n_public + 1 < k->n_vars; i++) sink += word(k->c, 96 * i);
-                for (uint64_t i = 0; i < ((uint64_t)1 << k->log_domain); i++) sink += word(k->h, 96 * i + 48);
+                    sink += word(k->a, g1 * i) + word(k->b_g1, g1 * i + y_last) + word(k->b_g2, g2 * i + y2_last);
+                for (uint64_t i = 0; i + k->n_public + 1 < k->n_vars; i++) sink += word(k->c, g1 * i);
+                for (uint64_t i = 0; i < ((uint64_t)1 << k->log_domain); i++)
+                    sink += word(k->h, g1 * i + offsetof(cz_g1_aff, y));
                 (void)sink;
                 if (k->n_vars == nw && (it % 4 == 0)) {
                     cz_fr r, s;

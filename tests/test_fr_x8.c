@@ -76,7 +76,7 @@ int main(void)
     CHECK(bb && cc);
     for (size_t li = 0; li < sizeof plens / sizeof plens[0]; li++) {
         size_t n = plens[li];
-        for (int mode = 0; mode < 4; mode++) {
+        for (int mode = 0; mode < 8; mode++) {
             cz_fr k;
             cz_fr_random(&k, &rng);
             for (size_t i = 0; i < n; i++) {
@@ -85,13 +85,23 @@ int main(void)
                 bb[i] = edges[(i * 11 + mode) % (size_t)nedges];
                 cz_fr_random(&cc[i], &rng);
             }
-            const cz_fr *c = (mode & 1) ? cc : NULL, *kk = (mode & 2) ? &k : NULL;
-            cz__fr_mul_sub_scale_scalar(y, in, bb, c, kk, n);
-            cz_fr_mul_sub_scale(x, in, bb, c, kk, n);
+            const cz_fr *c = (mode & 1) ? cc : NULL, *kk = (mode & 2) ? &k : NULL, *b = (mode & 4) ? NULL : bb;
+            cz__fr_mul_sub_scale_scalar(y, in, b, c, kk, n);
+            cz_fr_mul_sub_scale(x, in, b, c, kk, n);
             CHECK_MSG(same(x, y, n), "mul_sub_scale n=%zu mode %d", n, mode);
             memcpy(x, in, n * sizeof *x); /* out = a */
-            cz_fr_mul_sub_scale(x, x, bb, c, kk, n);
+            cz_fr_mul_sub_scale(x, x, b, c, kk, n);
             CHECK(same(x, y, n));
+            if (!b) { /* no product: (a - c) k, the scalar loop too */
+                size_t bad = 0;
+                for (size_t i = 0; i < n; i++) {
+                    cz_fr t = in[i];
+                    if (c) cz_fr_sub(&t, &t, &c[i]);
+                    if (kk) cz_fr_mul(&t, &t, kk);
+                    bad += !same(&t, &y[i], 1);
+                }
+                CHECK_MSG(bad == 0, "mul_sub_scale without b, n=%zu mode %d: %zu wrong", n, mode, bad);
+            }
         }
     }
     static const size_t wlens[] = {1, 2, 16, 32, 64, 96, 1024, 32768};

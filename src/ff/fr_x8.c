@@ -40,8 +40,8 @@ void cz__fr_mul_sub_scale_scalar(cz_fr *out, const cz_fr *a, const cz_fr *b, con
                                  size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        cz_fr t;
-        cz_fr_mul(&t, &a[i], &b[i]);
+        cz_fr t = a[i];
+        if (b) cz_fr_mul(&t, &a[i], &b[i]);
         if (c) cz_fr_sub(&t, &t, &c[i]);
         if (k) cz_fr_mul(&t, &t, k);
         out[i] = t;
@@ -60,9 +60,13 @@ CZ_FR52_TGT static void mul_sub_scale_x8(cz_fr *out, const cz_fr *a, const cz_fr
     }
     for (size_t i = 0; i < n; i += 8) {
         cz_v8 A[5], B[5], T[5];
-        cz__fr52_load(A, a + i, 1, 4);
-        cz__fr52_load(B, b + i, 1, 0);
-        cz__fr52_mont(T, A, B);
+        if (b) {
+            cz__fr52_load(A, a + i, 1, 4);
+            cz__fr52_load(B, b + i, 1, 0);
+            cz__fr52_mont(T, A, B);
+        } else {
+            cz__fr52_load(T, a + i, 1, 0); /* the plain digits: a reduced value */
+        }
         if (c) {
             cz__fr52_load(B, c + i, 1, 0);
             cz__fr52_sub(T, T, B);
@@ -108,7 +112,7 @@ void cz_fr_mul_sub_scale(cz_fr *out, const cz_fr *a, const cz_fr *b, const cz_fr
         mul_sub_scale_x8(out, a, b, c, k, head);
     }
 #endif
-    cz__fr_mul_sub_scale_scalar(out + head, a + head, b + head, c ? c + head : NULL, k, n - head);
+    cz__fr_mul_sub_scale_scalar(out + head, a + head, b ? b + head : NULL, c ? c + head : NULL, k, n - head);
 }
 
 void cz__fr_powers(cz_fr *p, size_t n, const cz_fr *w)

@@ -81,8 +81,8 @@ void cz__fr_mul_x8(cz_fr out[8], const cz_fr a[8], const cz_fr b[8]);
 void cz__fr_add_x8(cz_fr out[8], const cz_fr a[8], const cz_fr b[8]);
 void cz__fr_sub_x8(cz_fr out[8], const cz_fr a[8], const cz_fr b[8]);
 
-/* out[i] = (a[i]·b[i] - c[i])·k for i < n; c and / or k may be NULL (no
- * difference, no factor). Eight lanes at a time where the CPU has IFMA,
+/* out[i] = (a[i]·b[i] - c[i])·k for i < n; b, c and / or k may be NULL
+ * (no product: a[i] itself; no difference; no factor). Eight lanes at a time where the CPU has IFMA,
  * the rest (and everything elsewhere) with cz_fr_mul / cz_fr_sub; the same
  * bits either way. out may be a, b or c. */
 void cz_fr_mul_sub_scale(cz_fr *out, const cz_fr *a, const cz_fr *b, const cz_fr *c, const cz_fr *k, size_t n);

@@ -2,7 +2,10 @@
  *
  *   a, b, c = A w, B w, C w, extended by one row per input (a = w_i, b = c = 0)
  *   H:  a, b, c <- iNTT; coset NTT; h = (a b - c) / (g^m - 1); coset iNTT;
- *       keep the first m - 1 coefficients. The roots of unity and the coset
+ *       keep the first m - 1 coefficients. Computed with six transforms, not
+ *       seven: the coset iNTT is linear and undoes the coset NTT, and g^m - 1
+ *       is one constant on the coset, so h = (coset_iNTT(a b) - iNTT(c)) /
+ *       (g^m - 1), and c needs no coset NTT (the same values). The roots of unity and the coset
  *       come from the generator g = 7, or cs->ntt_generator when set (5 for
  *       a system exported from a snarkjs .zkey: its A/B/L points put
  *       constraint i at 5-based omega^i)
@@ -58,13 +61,15 @@ struct hjob {
     cz_fr *a, *b, *c;
     cz_fr zinv;
     size_t n;
+    int stage; /* 0: a <- a b on the coset; 1: a <- (a - c) / Z on coefficients */
 };
 
 static void h_pointwise(void *ctx, size_t item)
 {
     struct hjob *j = ctx;
     size_t lo = item * 4096, hi = lo + 4096 < j->n ? lo + 4096 : j->n;
-    cz_fr_mul_sub_scale(j->a + lo, j->a + lo, j->b + lo, j->c + lo, &j->zinv, hi - lo);
+    if (j->stage == 0) cz_fr_mul_sub_scale(j->a + lo, j->a + lo, j->b + lo, NULL, NULL, hi - lo);
+    else cz_fr_mul_sub_scale(j->a + lo, j->a + lo, NULL, j->c + lo, &j->zinv, hi - lo);
 }
 
 void cz_groth16_assemble(cz_groth16_proof *out, const cz_groth16_vk *vk, const cz_g1_jac *a_acc,
@@ -139,12 +144,14 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
         cz_fail(err, msg, msglen, "cannot build NTT domain 2^%d", log_m);
         goto done;
     }
-    /* iNTT then coset NTT: the coset shift g^j rides on the iNTT's last pass */
-    cz_fr *abc[3] = {a, b, c};
-    for (int k = 0; k < 3; k++) {
-        cz_ntt_inverse_scaled(&dom, abc[k], &dom.gen, pool);
-        cz_ntt_forward(&dom, abc[k], pool);
+    /* a, b: iNTT then coset NTT (the coset shift g^j rides on the iNTT's
+     * last pass); c: iNTT only */
+    cz_fr *ab[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        cz_ntt_inverse_scaled(&dom, ab[k], &dom.gen, pool);
+        cz_ntt_forward(&dom, ab[k], pool);
     }
+    cz_ntt_inverse(&dom, c, pool);
     struct hjob hj = {.a = a, .b = b, .c = c, .n = m};
     {   /* Z on the coset is the constant g^m - 1 */
         uint64_t e = m;
@@ -156,6 +163,8 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     }
     cz_pool_run(pool, (m + 4095) / 4096, h_pointwise, &hj);
     cz_ntt_coset_inverse(&dom, a, pool);
+    hj.stage = 1;
+    cz_pool_run(pool, (m + 4095) / 4096, h_pointwise, &hj);
     tm.ntt_ms = cz_now_ms() - ts;
 
     cz_g1_jac h_acc, a_acc, b1_acc;

@@ -68,8 +68,10 @@ CZ_HD fr_t apply_scale(const zscale &s, const fr_t &x, uint32_t idx)
 
 /* One pass: levels s .. s+L-1 of a DIT (rising) or DIF (falling)
  * transform, on tiles of 2^L rows by 2^logC columns. pre is applied on load
- * (and, when pb is set, first x <- (x * pb - pc) * zinv), post on store; the
- * index they see is the element's natural-order index. The three phases are
+ * (and, when pb is set, first x <- x * pb, then with pc x <- (x - pc) *
+ * zinv), post on store and then, when psub is set, x <- x - psub at the
+ * same position; the index pre and post see is the element's natural-order
+ * index. The three phases are
  * separate functions so that the host can run them thread by thread with
  * the barriers in between. */
 struct pass_args {
@@ -77,7 +79,7 @@ struct pass_args {
     const fr_t *tw;
     int k, s, L, logC;
     zscale pre, post;
-    const fr_t *pb, *pc;
+    const fr_t *pb, *pc, *psub;
     fr_t zinv;
 };
 
@@ -95,7 +97,10 @@ CZ_HD void tile_load(const pass_args &p, fr_t *sh, uint32_t tile, uint32_t tid, 
     for (uint32_t e = tid; e < tile_elems; e += nthr) {
         uint32_t gi = base + ((e >> p.logC) << p.s) + (e & (C - 1));
         fr_t x = ld_fr(p.a + gi);
-        if (p.pb) x = (x * ld_fr(p.pb + gi) - ld_fr(p.pc + gi)) * p.zinv;
+        if (p.pb) {
+            x = x * ld_fr(p.pb + gi);
+            if (p.pc) x = (x - ld_fr(p.pc + gi)) * p.zinv;
+        }
         if (p.pre.mode) x = apply_scale(p.pre, x, DIF ? gi : brev_k(gi, p.k));
         sh[e] = x;
     }
@@ -134,6 +139,7 @@ CZ_HD void tile_store(const pass_args &p, const fr_t *sh, uint32_t tile, uint32_
         uint32_t gi = base + ((e >> p.logC) << p.s) + (e & (C - 1));
         fr_t x = sh[e];
         if (p.post.mode) x = apply_scale(p.post, x, DIF ? brev_k(gi, p.k) : gi);
+        if (p.psub) x = x - ld_fr(p.psub + gi);
         st_fr(p.a + gi, x);
     }
 }
@@ -258,7 +264,7 @@ __global__ void k_fill(fr_t *a, uint32_t n, uint64_t seed)
 }
 
 /* ---- the domain ---- */
-enum { SC_COSET_FWD, SC_COSET_INV, SC_INV_COSET_FWD, SC_INV_SHIFT, SC__COUNT };
+enum { SC_COSET_FWD, SC_COSET_INV, SC_INV_COSET_FWD, SC_INV_SHIFT, SC_COSET_INV_Z, SC__COUNT };
 
 struct cz_cuda_ntt_domain {
     int host;          /* 1: tables in host memory, kernels emulated */
@@ -268,7 +274,7 @@ struct cz_cuda_ntt_domain {
     fr_t *tw, *tw_inv; /* n/2 each, one allocation */
     fr_t *tabs;        /* SC__COUNT pairs of scale tables, one allocation */
     zscale sc[SC__COUNT];
-    fr_t n_inv, zinv;
+    fr_t n_inv, zinv, ninv_zinv;
     int tile_log;      /* tiles of 2^tile_log elements (CZ_NTT_TILE_LOG) */
     int nthr;          /* threads per tile (CZ_NTT_THREADS: 128, 256 or 512) */
     int bitrev_tiled;  /* CZ_NTT_BITREV=simple turns the tiled one off */
@@ -354,7 +360,7 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
     *out = NULL;
     if (log_n < 1 || log_n > 30)
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda ntt: domain 2^%d not supported (1..30)", log_n);
-    cz_fr g, gi, omega, omega_inv, nf, one, w2n, w2n_lo_c;
+    cz_fr g, gi, omega, omega_inv, nf, one, w2n, w2n_lo_c, zinv, ninv_z;
     cz_fr_from_u64(&g, generator);
     if (cz_fr_legendre(&g) != -1)
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda ntt: %llu does not generate the 2-part of Fr*",
@@ -385,14 +391,15 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
     root_of_unity(&w2n, generator, log_n + 1);
     w2n_lo_c = n_inv;
     {   /* Z on the coset: g^n - 1 */
-        cz_fr z;
         uint64_t en = d->n;
-        cz_fr_pow(&z, &g, &en, 1);
-        cz_fr_sub(&z, &z, &one);
-        cz_fr_inv(&z, &z);
-        d->zinv = to_dev(&z);
+        cz_fr_pow(&zinv, &g, &en, 1);
+        cz_fr_sub(&zinv, &zinv, &one);
+        cz_fr_inv(&zinv, &zinv);
+        d->zinv = to_dev(&zinv);
     }
     d->n_inv = to_dev(&n_inv);
+    cz_fr_mul(&ninv_z, &n_inv, &zinv);
+    d->ninv_zinv = to_dev(&ninv_z);
 
     {   /* twiddles, built on the device from two small tables per direction */
         size_t half = d->n / 2 ? d->n / 2 : 1;
@@ -426,10 +433,10 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
         free(h);
         h = NULL;
     }
-    {   /* scale tables: coset g^j; n^-1 g^-j; n^-1 g^j; n^-1 w_2n^j */
+    {   /* scale tables: coset g^j; n^-1 g^-j; n^-1 g^j; n^-1 w_2n^j; n^-1 g^-j / Z */
         size_t nlo = (size_t)1 << LO_BITS, nhi = (d->n >> LO_BITS) + 1, pair = nlo + nhi;
-        const cz_fr *base[SC__COUNT] = {&g, &gi, &g, &w2n};
-        const cz_fr *cst[SC__COUNT] = {&one, &n_inv, &n_inv, &w2n_lo_c};
+        const cz_fr *base[SC__COUNT] = {&g, &gi, &g, &w2n, &gi};
+        const cz_fr *cst[SC__COUNT] = {&one, &n_inv, &n_inv, &w2n_lo_c, &ninv_z};
         h = (cz_fr *)malloc(SC__COUNT * pair * sizeof(cz_fr));
         if (!h) { e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "cuda ntt: host tables"); goto fail; }
         for (int t = 0; t < SC__COUNT; t++) powers_pair(h + t * pair, nlo, h + t * pair + nlo, nhi, base[t], cst[t]);
@@ -485,7 +492,8 @@ static const zscale NOSCALE = {NULL, NULL, {{0}}, 0};
 /* all passes of a DIT (rising) or DIF (falling) transform; pre and the
  * pointwise step (pb != NULL) go with the first pass run, post with the last */
 static cz_err run_passes(const cz_cuda_ntt_domain *d, fr_t *a, bool dif, const fr_t *tw, zscale pre, zscale post,
-                         const fr_t *pb, const fr_t *pc, cudaStream_t st, char *msg, size_t msglen)
+                         const fr_t *pb, const fr_t *pc, const fr_t *psub, cudaStream_t st, char *msg,
+                         size_t msglen)
 {
     cz_err e = CZ_OK;
     fr_t *hsh = NULL;
@@ -502,6 +510,7 @@ static cz_err run_passes(const cz_cuda_ntt_domain *d, fr_t *a, bool dif, const f
         p.post = q == d->np - 1 ? post : NOSCALE;
         p.pb = q == 0 ? pb : NULL;
         p.pc = q == 0 ? pc : NULL;
+        p.psub = q == d->np - 1 ? psub : NULL;
         p.zinv = d->zinv;
         uint32_t blocks = (uint32_t)(d->n >> (p.L + p.logC)), te = 1u << (p.L + p.logC);
         if (d->host) { /* one "thread" per tile: the barriers are the phase boundaries */
@@ -579,36 +588,64 @@ extern "C" cz_err cz_cuda_ntt(const cz_cuda_ntt_domain *d, void *d_a, int kind, 
     switch (kind) {
     case CZ_CUDA_NTT_FORWARD:
         if ((e = run_bitrev(d, a, NOSCALE, st, msg, msglen))) return e;
-        return run_passes(d, a, false, d->tw, NOSCALE, NOSCALE, NULL, NULL, st, msg, msglen);
+        return run_passes(d, a, false, d->tw, NOSCALE, NOSCALE, NULL, NULL, NULL, st, msg, msglen);
     case CZ_CUDA_NTT_INVERSE:
         if ((e = run_bitrev(d, a, NOSCALE, st, msg, msglen))) return e;
-        return run_passes(d, a, false, d->tw_inv, NOSCALE, ninv, NULL, NULL, st, msg, msglen);
+        return run_passes(d, a, false, d->tw_inv, NOSCALE, ninv, NULL, NULL, NULL, st, msg, msglen);
     case CZ_CUDA_NTT_COSET_FORWARD:
         if ((e = run_bitrev(d, a, d->sc[SC_COSET_FWD], st, msg, msglen))) return e;
-        return run_passes(d, a, false, d->tw, NOSCALE, NOSCALE, NULL, NULL, st, msg, msglen);
+        return run_passes(d, a, false, d->tw, NOSCALE, NOSCALE, NULL, NULL, NULL, st, msg, msglen);
     case CZ_CUDA_NTT_COSET_INVERSE:
         if ((e = run_bitrev(d, a, NOSCALE, st, msg, msglen))) return e;
-        return run_passes(d, a, false, d->tw_inv, NOSCALE, d->sc[SC_COSET_INV], NULL, NULL, st, msg, msglen);
+        return run_passes(d, a, false, d->tw_inv, NOSCALE, d->sc[SC_COSET_INV], NULL, NULL, NULL, st, msg, msglen);
     default:
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda ntt: unknown kind %d", kind);
     }
 }
 
+/* H = (A B - C) / Z on the coset, back to coefficients. The coset inverse
+ * is linear and undoes the coset forward, so
+ *   coset_inv(A^ B^ - C^) / Z = (coset_inv(A^ B^) - C) / Z,
+ * with C the coefficients of c (g^n - 1 = Z is one constant on the coset):
+ * c needs only its inverse transform, not the forward onto the coset, six
+ * transforms instead of seven and the same values. CZ_H_SEVEN=1 runs the
+ * seven-transform order (for comparison). */
 extern "C" cz_err cz_cuda_h_bellperson(const cz_cuda_ntt_domain *d, void *d_a, void *d_b, void *d_c, void *stream,
                                        char *msg, size_t msglen)
 {
     fr_t *v[3] = {(fr_t *)d_a, (fr_t *)d_b, (fr_t *)d_c};
     cudaStream_t st = (cudaStream_t)stream;
     cz_err e;
-    for (int k = 0; k < 3; k++) {
-        /* inverse (DIF, ends bit-reversed, times n^-1 g^j), then forward (DIT) */
-        if ((e = run_passes(d, v[k], true, d->tw_inv, NOSCALE, d->sc[SC_INV_COSET_FWD], NULL, NULL, st, msg, msglen)))
-            return e;
-        if ((e = run_passes(d, v[k], false, d->tw, NOSCALE, NOSCALE, NULL, NULL, st, msg, msglen))) return e;
+    static int seven = -1;
+    if (seven < 0) {
+        const char *s = getenv("CZ_H_SEVEN");
+        seven = s && atoi(s) == 1;
     }
-    /* a <- (a b - c) / Z on load, coset inverse as DIF, then natural order */
-    if ((e = run_passes(d, v[0], true, d->tw_inv, NOSCALE, d->sc[SC_COSET_INV], v[1], v[2], st, msg, msglen)))
-        return e;
+    for (int k = 0; k < 3; k++) {
+        if (k == 2 && !seven) {
+            /* C / Z: the inverse (DIF, ends bit-reversed, times n^-1 / Z) */
+            zscale cz = {NULL, NULL, d->ninv_zinv, 1};
+            if ((e = run_passes(d, v[2], true, d->tw_inv, NOSCALE, cz, NULL, NULL, NULL, st, msg, msglen))) return e;
+            break;
+        }
+        /* inverse (DIF, ends bit-reversed, times n^-1 g^j), then forward (DIT) */
+        if ((e = run_passes(d, v[k], true, d->tw_inv, NOSCALE, d->sc[SC_INV_COSET_FWD], NULL, NULL, NULL, st, msg,
+                            msglen)))
+            return e;
+        if ((e = run_passes(d, v[k], false, d->tw, NOSCALE, NOSCALE, NULL, NULL, NULL, st, msg, msglen))) return e;
+    }
+    if (seven) {
+        /* a <- (a b - c) / Z on load, coset inverse as DIF, then natural order */
+        if ((e = run_passes(d, v[0], true, d->tw_inv, NOSCALE, d->sc[SC_COSET_INV], v[1], v[2], NULL, st, msg,
+                            msglen)))
+            return e;
+    } else {
+        /* a <- a b on load, coset inverse as DIF times n^-1 g^-j / Z, minus
+         * C / Z (same bit-reversed positions) on the last store */
+        if ((e = run_passes(d, v[0], true, d->tw_inv, NOSCALE, d->sc[SC_COSET_INV_Z], v[1], NULL, v[2], st, msg,
+                            msglen)))
+            return e;
+    }
     return run_bitrev(d, v[0], NOSCALE, st, msg, msglen);
 }
 
@@ -625,9 +662,9 @@ extern "C" cz_err cz_cuda_h_snarkjs(const cz_cuda_ntt_domain *d, void *d_a, void
         CZ_CK_LAUNCH();
     }
     for (int k = 0; k < 3; k++) {
-        if ((e = run_passes(d, v[k], true, d->tw_inv, NOSCALE, d->sc[SC_INV_SHIFT], NULL, NULL, st, msg, msglen)))
+        if ((e = run_passes(d, v[k], true, d->tw_inv, NOSCALE, d->sc[SC_INV_SHIFT], NULL, NULL, NULL, st, msg, msglen)))
             return e;
-        if ((e = run_passes(d, v[k], false, d->tw, NOSCALE, NOSCALE, NULL, NULL, st, msg, msglen))) return e;
+        if ((e = run_passes(d, v[k], false, d->tw, NOSCALE, NOSCALE, NULL, NULL, NULL, st, msg, msglen))) return e;
     }
     if (d->host) {
         for (uint32_t i = 0; i < d->n; i++) mulsub_one(v[0], v[1], v[2], i);

@@ -309,6 +309,21 @@ static int run(void)
         }
         cz__cuda_msm_config_t0(ctx, 0);
     }
+    /* the bucket sums in other segment shapes than the device's wave: one
+     * segment a window, and 7, 100, 1000 segments in all (segments that
+     * do not divide a window, last ones shorter) */
+    {
+        const unsigned waves[] = {1, 7, 100, 1000};
+        for (size_t i = 0; i < sizeof waves / sizeof *waves; i++) {
+            cz__cuda_msm_config_wave(ctx, waves[i]);
+            case_g1(4099, K_RANDOM, 100, 1, 8, 0);
+            case_g1(3001, K_MIX, 70, 1, 13, 0);
+            case_g1(100003, K_SAME, 100, 1, 0, 0);
+            case_g2(1009, K_RANDOM, 100, 1, 5, 0);
+            case_g2(3001, K_MIX, 70, 1, 8, 0);
+        }
+        cz__cuda_msm_config_wave(ctx, 0);
+    }
     /* G2 */
     case_g2(1, K_RANDOM, 100, 1, 0, 0);
     case_g2(2, K_SAME, 100, 1, 0, 0);

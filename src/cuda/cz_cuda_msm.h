@@ -68,6 +68,9 @@ void cz__cuda_msm_config_ba(cz_cuda_msm *ctx, int mode, unsigned threads);
  * context is created); small
  * values make most keys cross a segment's edge */
 void cz__cuda_msm_config_t0(cz_cuda_msm *ctx, unsigned t0);
+/* tests: the bucket sums as if a full wave of their kernel were this many
+ * segments (0: ask the device again) */
+void cz__cuda_msm_config_wave(cz_cuda_msm *ctx, unsigned threads);
 /* batch-affine rounds the last G1 call ran (over all its window groups) */
 int cz__cuda_msm_last_ba_rounds(const cz_cuda_msm *ctx);
 /* `rounds` batch-affine rounds on the host over m entries sorted by key

@@ -230,23 +230,23 @@ __global__ void cz_k_run_sums_pair(const cz_xyzz_t<fp2_t> *items, const uint32_t
 
 /* cz_k_bucket_segments for G2 on lane pairs: pair t does segment t */
 template <int D = 0>
-__global__ void cz_k_bucket_segments_pair(const cz_xyzz_t<fp2_t> *buckets, uint32_t k, uint32_t l, uint32_t nthreads,
-                                          cz_xyzz_t<fp2_t> *out, uint32_t *out_keys)
+__global__ void cz_k_bucket_segments_pair(const cz_xyzz_t<fp2_t> *buckets, uint32_t k, uint32_t l, uint32_t segs,
+                                          uint32_t nthreads, cz_xyzz_t<fp2_t> *out, uint32_t *out_keys)
 {
     uint32_t gt = blockIdx.x * blockDim.x + threadIdx.x, t = gt >> 1;
     int odd = (int)(gt & 1);
     if (t >= nthreads) return;
-    uint32_t segs = k / l, g = t / segs, s = t % segs;
-    const cz_xyzz_t<fp2_t> *b = buckets + (size_t)g * k + (size_t)s * l;
+    uint32_t g = t / segs, s = t % segs, first = s * l, cnt = k - first < l ? k - first : l;
+    const cz_xyzz_t<fp2_t> *b = buckets + (size_t)g * k + first;
     cz_xyzz_t<fp2p_t> acc, sum;
     xyzz_set_inf(acc);
     xyzz_set_inf(sum);
-    for (int i = (int)l - 1; i >= 0; i--) {
+    for (int i = (int)cnt - 1; i >= 0; i--) {
         xyzz_add(acc, cz__pair_ld_xyzz(b + i, odd));
         xyzz_add(sum, acc);
     }
     if (s) {
-        xyzz_mul_small(acc, s * l);
+        xyzz_mul_small(acc, first);
         xyzz_add(sum, acc);
     }
     cz__pair_st_xyzz(out + t, odd, sum);

@@ -125,6 +125,11 @@ extern "C" void cz__cuda_msm_config_t0(cz_cuda_msm *ctx, unsigned t0)
     ctx->t0 = t0 >= 1 && t0 <= 65536 ? t0 : T0;
 }
 
+extern "C" void cz__cuda_msm_config_wave(cz_cuda_msm *ctx, unsigned threads)
+{
+    ctx->bucket_wave[0] = ctx->bucket_wave[1] = threads;
+}
+
 extern "C" int cz__cuda_msm_last_ba_rounds(const cz_cuda_msm *ctx) { return ctx->last_ba_rounds; }
 
 /* the rounds on the host, through the very code the kernel runs (ff.cuh

@@ -87,6 +87,7 @@ struct cz_cuda_msm {
     uint32_t ba_threads; /* chains of a round (0: its pairs / ba_chain) */
     uint32_t ba_chain;   /* pairs a chain when ba_threads is 0 */
     int last_ba_rounds;
+    uint32_t bucket_wave[2]; /* bucket_wave(): G1, G2; 0 until asked */
     int last_c, last_nw, last_groups;
     size_t last_ones, last_gen;
 };
@@ -268,21 +269,54 @@ inline void launch_run_sums<fp2_t>(cz_cuda_msm *ctx, size_t bound, const cz_xyzz
 }
 template <class F>
 inline void launch_bucket_segments(cz_cuda_msm *ctx, const cz_xyzz_t<F> *buckets, uint32_t kb, uint32_t l,
-                                   uint32_t nt, cz_xyzz_t<F> *out, uint32_t *okeys)
+                                   uint32_t segs, uint32_t nt, cz_xyzz_t<F> *out, uint32_t *okeys)
 {
     unsigned hb = (unsigned)ctx->heavy_block_g1;
-    cz_k_bucket_segments<F><<<blocks_of(nt, hb), hb, 0, ctx->stream>>>(buckets, kb, l, nt, out, okeys);
+    cz_k_bucket_segments<F><<<blocks_of(nt, hb), hb, 0, ctx->stream>>>(buckets, kb, l, segs, nt, out, okeys);
 }
 template <>
 inline void launch_bucket_segments<fp2_t>(cz_cuda_msm *ctx, const cz_xyzz_t<fp2_t> *buckets, uint32_t kb,
-                                          uint32_t l, uint32_t nt, cz_xyzz_t<fp2_t> *out, uint32_t *okeys)
+                                          uint32_t l, uint32_t segs, uint32_t nt, cz_xyzz_t<fp2_t> *out,
+                                          uint32_t *okeys)
 {
     unsigned hb = (unsigned)ctx->heavy_block;
     if (!ctx->g2_pair)
-        cz_k_bucket_segments<fp2_t><<<blocks_of(nt, hb), hb, 0, ctx->stream>>>(buckets, kb, l, nt, out, okeys);
+        cz_k_bucket_segments<fp2_t><<<blocks_of(nt, hb), hb, 0, ctx->stream>>>(buckets, kb, l, segs, nt, out, okeys);
     else
-        cz_k_bucket_segments_pair<<<blocks_of(2 * (size_t)nt, hb), hb, 0, ctx->stream>>>(buckets, kb, l, nt, out,
-                                                                                        okeys);
+        cz_k_bucket_segments_pair<<<blocks_of(2 * (size_t)nt, hb), hb, 0, ctx->stream>>>(buckets, kb, l, segs, nt,
+                                                                                        out, okeys);
+}
+/* Threads (segments) of one full wave of the bucket-sum kernel: every
+ * block of it resident at once on every SM. Each segment is a chain of
+ * two additions a bucket plus one double-and-add, so the phase costs
+ * waves x (2 l + ~1.5 (c - 1)) additions: one full wave with the longest
+ * segments beats more waves of shorter ones, and a wave that is only a
+ * little over full costs a second one (53 K segments of 128 on 50.7 K
+ * slots did at 2^24). Asked once per context and group; 65536 if the
+ * query fails. */
+template <class F> inline uint32_t bucket_wave(cz_cuda_msm *ctx)
+{
+    const int gi = std::is_same<F, fp_t>::value ? 0 : 1;
+    if (ctx->bucket_wave[gi]) return ctx->bucket_wave[gi];
+    int sms = 0, nb = 0, hb = gi ? ctx->heavy_block : ctx->heavy_block_g1, lanes = 1;
+    cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx->device);
+    if (e == cudaSuccess) {
+        if constexpr (std::is_same<F, fp_t>::value) {
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, cz_k_bucket_segments<fp_t>, hb, 0);
+        } else {
+            if (ctx->g2_pair) {
+                e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, cz_k_bucket_segments_pair<0>, hb, 0);
+                lanes = 2;
+            } else {
+                e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, cz_k_bucket_segments<fp2_t>, hb, 0);
+            }
+        }
+    }
+    uint32_t w = 65536;
+    if (e == cudaSuccess && sms > 0 && nb > 0) w = (uint32_t)((size_t)sms * nb * hb / lanes);
+    else cudaGetLastError(); /* clear it: the default serves */
+    ctx->bucket_wave[gi] = w;
+    return w;
 }
 
 /* dest[key] = the sum of the items with that key, for n items sorted by
@@ -480,9 +514,19 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
         if (g > nw) g = nw > 0 ? nw : 1;
         int groups = m ? (nw + g - 1) / g : 0;
         uint32_t kb = (uint32_t)1 << (c - 1); /* buckets per window */
-        uint32_t l = 1;
-        while (l < kb && (size_t)g * kb / l > 65536) l <<= 1;
-        uint32_t segs = kb / l;
+        /* the bucket sums: one full wave of segments (bucket_wave), or
+         * one bucket a thread when there are fewer buckets than that */
+        uint32_t l = 1, segs = kb;
+        {
+            uint32_t wave = bucket_wave<F>(ctx);
+            if ((size_t)g * kb > wave) {
+                segs = wave / (uint32_t)g;
+                if (segs < 1) segs = 1;
+                if (segs > kb) segs = kb;
+                l = (kb + segs - 1) / segs;
+                segs = (kb + l - 1) / l;
+            }
+        }
         size_t e_bkt = (size_t)m * g, e_seg = (size_t)g * segs;
         size_t e_max = e_bkt;
         if (n1 > e_max) e_max = n1;
@@ -630,7 +674,7 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
                 if ((err = reduce_by_key<F>(ctx, eng, in, keys_out, neff, buckets, msg, msglen))) goto fail;
             }
             uint32_t nt = (uint32_t)gg * segs;
-            launch_bucket_segments<F>(ctx, buckets, kb, l, nt, segsum, keys_in);
+            launch_bucket_segments<F>(ctx, buckets, kb, l, segs, nt, segsum, keys_in);
             CKL();
             cz_in_xyzz<F> ins = {segsum};
             if ((err = reduce_by_key<F>(ctx, eng, ins, keys_in, nt, winsum + w0, msg, msglen))) goto fail;

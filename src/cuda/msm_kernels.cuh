@@ -570,25 +570,26 @@ __global__ void cz_k_scatter(cz_xyzz_t<F> *dest, const uint32_t *ukeys, const ui
 }
 
 /* thread (window g, segment s) over buckets (window-major, bucket b at
- * b - 1, k per window, segments of l): out[t] = sum over the segment of
- * b B_b, key g */
+ * b - 1, k per window, segs segments of l a window, the last one shorter
+ * where l does not divide k): out[t] = sum over the segment of b B_b,
+ * key g */
 template <class F>
-__global__ void cz_k_bucket_segments(const cz_xyzz_t<F> *buckets, uint32_t k, uint32_t l, uint32_t nthreads,
-                                     cz_xyzz_t<F> *out, uint32_t *out_keys)
+__global__ void cz_k_bucket_segments(const cz_xyzz_t<F> *buckets, uint32_t k, uint32_t l, uint32_t segs,
+                                     uint32_t nthreads, cz_xyzz_t<F> *out, uint32_t *out_keys)
 {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nthreads) return;
-    uint32_t segs = k / l, g = t / segs, s = t % segs;
-    const cz_xyzz_t<F> *b = buckets + (size_t)g * k + (size_t)s * l;
+    uint32_t g = t / segs, s = t % segs, first = s * l, cnt = k - first < l ? k - first : l;
+    const cz_xyzz_t<F> *b = buckets + (size_t)g * k + first;
     cz_xyzz_t<F> acc, sum;
     xyzz_set_inf(acc);
     xyzz_set_inf(sum);
-    for (int i = (int)l - 1; i >= 0; i--) {
+    for (int i = (int)cnt - 1; i >= 0; i--) {
         xyzz_add(acc, b[i]);
         xyzz_add(sum, acc);
     }
     if (s) {
-        xyzz_mul_small(acc, s * l);
+        xyzz_mul_small(acc, first);
         xyzz_add(sum, acc);
     }
     out[t] = sum;

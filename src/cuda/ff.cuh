@@ -425,6 +425,127 @@ struct __align__(8) cz_mont {
         reduce_step<true>(c, O, E, p);
     }
 
+    /* One row of m p alone, for the reduction of a square: on entry the
+     * total is T = E + 2^32 O with E[0] = 0; on exit it is T / 2^32 + m p,
+     * for the m that clears its low word, as O + 2^32 E with O[0] = 0
+     * (the roles traded, as in row()). T / 2^32 = O + E[1] + 2^32 (E >> 64):
+     * E[1] goes into O[0], whose carry starts the chain of the odd words
+     * of m p into the shifted E; m comes first, from plain arithmetic,
+     * so nothing runs between the links of a chain. */
+    CZ_HD static void red_row(uint32_t *E, uint32_t *O, const uint32_t *p)
+    {
+        const uint32_t m = (O[0] + E[1]) * N0;
+        cz__chain c;
+        O[0] = c.add_cc(O[0], E[1]);
+        CZ_UNROLL for (int j = 0; j < N - 2; j += 2) {
+            E[j] = c.madc_lo_cc(p[j + 1], m, E[j + 2]);
+            E[j + 1] = c.madc_hi_cc(p[j + 1], m, E[j + 3]);
+        }
+        E[N - 2] = c.madc_lo_cc(p[N - 1], m, 0);
+        E[N - 1] = c.madc_hi_cc(p[N - 1], m, 0); /* carry out is zero (bounds) */
+        cz__chain c2;
+        cmad_n(c2, O, p, m);
+        E[N - 1] = c2.addc(E[N - 1], 0);
+    }
+    /* a^2 R^-1 mod m with each cross product once. The square's 2N words
+     * are twice the sum of a_i a_j (i < j) plus the diagonal a_i^2: N(N-1)/2
+     * + N products (78 for Fp) where mul_eo's rows make N^2 (144). The
+     * cross products go to two arrays by the parity of i + j (Ev even: low
+     * word at the even word i + j; Od odd), so each row of either is one
+     * carry chain over words no other product of that row touches. A row's
+     * final carry lands on a word past every earlier row's chain, which
+     * holds at most the final carries of earlier rows (two at most), so it
+     * cannot carry further. Then the low half T_lo is reduced by N rows of
+     * m p alone, (T_lo + M p) / R <= m, and the high half added:
+     * a^2 / R < m (m / R) < m, so the sum is below 2m and one subtraction
+     * finishes. */
+    CZ_HD static cz_mont sqr_eo(const cz_mont &a)
+    {
+        constexpr int W = 2 * N;
+        uint32_t Ev[W], Od[W];
+        CZ_UNROLL for (int k = 0; k < W; k++) Ev[k] = Od[k] = 0;
+        /* row 0: the words of each array are disjoint, no carries */
+        CZ_UNROLL for (int j = 1; j < N; j++) {
+            uint32_t lo = a.w[0] * a.w[j], hi = cz__mulhi(a.w[0], a.w[j]);
+            if (j & 1) { Od[j] = lo; Od[j + 1] = hi; }
+            else { Ev[j] = lo; Ev[j + 1] = hi; }
+        }
+        CZ_UNROLL for (int i = 1; i < N - 1; i++) {
+            { /* Od: j = i + 1, i + 3, ... */
+                cz__chain c;
+                int e = 2 * i + 2;
+                Od[2 * i + 1] = c.mad_lo_cc(a.w[i], a.w[i + 1], Od[2 * i + 1]);
+                Od[2 * i + 2] = c.madc_hi_cc(a.w[i], a.w[i + 1], Od[2 * i + 2]);
+                CZ_UNROLL for (int j = i + 3; j < N; j += 2) {
+                    Od[i + j] = c.madc_lo_cc(a.w[i], a.w[j], Od[i + j]);
+                    Od[i + j + 1] = c.madc_hi_cc(a.w[i], a.w[j], Od[i + j + 1]);
+                    e = i + j + 1;
+                }
+                Od[e + 1] = c.addc(Od[e + 1], 0);
+            }
+            if (i + 2 < N) { /* Ev: j = i + 2, i + 4, ... */
+                cz__chain c;
+                int e = 2 * i + 3;
+                Ev[2 * i + 2] = c.mad_lo_cc(a.w[i], a.w[i + 2], Ev[2 * i + 2]);
+                Ev[2 * i + 3] = c.madc_hi_cc(a.w[i], a.w[i + 2], Ev[2 * i + 3]);
+                CZ_UNROLL for (int j = i + 4; j < N; j += 2) {
+                    Ev[i + j] = c.madc_lo_cc(a.w[i], a.w[j], Ev[i + j]);
+                    Ev[i + j + 1] = c.madc_hi_cc(a.w[i], a.w[j], Ev[i + j + 1]);
+                    e = i + j + 1;
+                }
+                Ev[e + 1] = c.addc(Ev[e + 1], 0);
+            }
+        }
+        /* T = 2 (Ev + Od) + the diagonal (Ev and Od start at words 2 and 1) */
+        uint32_t T[W];
+        {
+            cz__chain c;
+            T[0] = 0;
+            T[1] = Od[1];
+            T[2] = c.add_cc(Ev[2], Od[2]);
+            CZ_UNROLL for (int k = 3; k < W; k++) T[k] = c.addc_cc(Ev[k], Od[k]);
+        }
+        {
+            cz__chain c;
+            T[1] = c.add_cc(T[1], T[1]);
+            CZ_UNROLL for (int k = 2; k < W; k++) T[k] = c.addc_cc(T[k], T[k]);
+        }
+        {
+            cz__chain c;
+            T[0] = c.mad_lo_cc(a.w[0], a.w[0], T[0]);
+            T[1] = c.madc_hi_cc(a.w[0], a.w[0], T[1]);
+            CZ_UNROLL for (int i = 1; i < N; i++) {
+                T[2 * i] = c.madc_lo_cc(a.w[i], a.w[i], T[2 * i]);
+                T[2 * i + 1] = c.madc_hi_cc(a.w[i], a.w[i], T[2 * i + 1]);
+            }
+        }
+        /* the low half: one reduction step, then N - 1 rows of m p */
+        uint32_t p[N];
+        CZ_UNROLL for (int k = 0; k < N; k++) p[k] = mw(k);
+        uint32_t A[N], B[N];
+        CZ_UNROLL for (int k = 0; k < N; k++) { A[k] = T[k]; B[k] = 0; }
+        {
+            cz__chain c;
+            reduce_step<true>(c, A, B, p); /* total = A + 2^32 B, A[0] = 0 */
+        }
+        CZ_UNROLL for (int i = 1; i + 1 < N; i += 2) {
+            red_row(A, B, p); /* -> B + 2^32 A, B[0] = 0 */
+            red_row(B, A, p); /* -> A + 2^32 B, A[0] = 0 */
+        }
+        red_row(A, B, p);     /* -> B + 2^32 A, B[0] = 0 */
+        cz__chain c;
+        A[0] = c.add_cc(A[0], B[1]);
+        CZ_UNROLL for (int k = 1; k < N - 1; k++) A[k] = c.addc_cc(A[k], B[k + 1]);
+        A[N - 1] = c.addc(A[N - 1], 0);
+        /* plus the high half */
+        cz__chain c2;
+        A[0] = c2.add_cc(A[0], T[N]);
+        CZ_UNROLL for (int k = 1; k < N; k++) A[k] = c2.addc_cc(A[k], T[N + k]);
+        cz_mont r;
+        reduce_once(r.w, A);
+        return r;
+    }
+
     /* 64-bit CIOS, the CPU's portable schedule, for comparison */
     CZ_HD static cz_mont mul_64(const cz_mont &a, const cz_mont &b)
     {
@@ -471,7 +592,7 @@ struct __align__(8) cz_mont {
 
     CZ_HD friend cz_mont operator*(const cz_mont &a, const cz_mont &b) { return mul_eo(a, b); }
     CZ_HD friend cz_mont mul(const cz_mont &a, const cz_mont &b) { return mul_eo(a, b); }
-    CZ_HD friend cz_mont sqr(const cz_mont &a) { return mul_eo(a, a); }
+    CZ_HD friend cz_mont sqr(const cz_mont &a) { return sqr_eo(a); }
     CZ_HD cz_mont &operator*=(const cz_mont &b) { return *this = mul_eo(*this, b); }
     CZ_HD cz_mont &operator+=(const cz_mont &b) { return *this = *this + b; }
     CZ_HD cz_mont &operator-=(const cz_mont &b) { return *this = *this - b; }

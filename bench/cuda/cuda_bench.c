@@ -32,6 +32,8 @@ static int bench_ff(void)
         {CZ_CUDA_FR, CZ_CUDA_OP_SQR, "fr_sqr", 8},        {CZ_CUDA_FP, CZ_CUDA_OP_MUL_EO, "fp_mul_eo", 12},
         {CZ_CUDA_FP, CZ_CUDA_OP_MUL_64, "fp_mul_64", 12}, {CZ_CUDA_FP, CZ_CUDA_OP_SQR, "fp_sqr", 12},
         {CZ_CUDA_FP2, CZ_CUDA_OP_MUL, "fp2_mul", 12},
+        /* the FP64 schedule (ff_f64.cuh): the ceiling column is still the IMAD one */
+        {CZ_CUDA_FR, CZ_CUDA_OP_MUL_F64, "fr_mul_f64", 8}, {CZ_CUDA_FP, CZ_CUDA_OP_MUL_F64, "fp_mul_f64", 12},
     };
     char msg[256];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

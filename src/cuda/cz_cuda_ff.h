@@ -35,6 +35,8 @@ enum {
                               * shortcut for r's low words (Fr, Fp) */
     CZ_CUDA_OP_MUL_LAZY,   /* out = a * b, schoolbook with one reduction per
                             * half (fp_t::mul2_eo; Fp2 only) */
+    CZ_CUDA_OP_MUL_F64,    /* out = a * b through the FP64 schedule (ff_f64.cuh;
+                            * Fr, Fp) */
     CZ_CUDA_OP__COUNT
 };
 
@@ -49,7 +51,8 @@ cz_err cz_cuda_ff_batch(int field, int op, void *out, const void *a, const void 
 cz_err cz_cuda_ff_batch_host(int field, int op, void *out, const void *a, const void *b, size_t n,
                              char *msg, size_t msglen);
 
-/* Throughput of op (CZ_CUDA_OP_MUL_EO / _MUL_EO_PLAIN / _MUL_64 / _SQR / _MUL,
+/* Throughput of op (CZ_CUDA_OP_MUL_EO / _MUL_EO_PLAIN / _MUL_64 / _SQR / _MUL /
+ * _MUL_F64 (values kept in 52-bit limbs across the chain),
  * Fr or Fp or Fp2):
  * a grid that fills the device runs dependent chains of multiplications.
  * Fills *per_s (operations per second), *ms (kernel time, median of reps)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <algorithm>
 #include "cuda/ff.cuh"
+#include "cuda/ff_f64.cuh"
 #include "cuda/cuda_util.cuh"
 #include "cuda/cz_cuda_ff.h"
 
@@ -23,6 +24,7 @@ CZ_HD F apply_op(int op, const F &a, const F &b)
     case CZ_CUDA_OP_MUL_EO: return F::mul_eo(a, b);
     case CZ_CUDA_OP_MUL_64: return F::mul_64(a, b);
     case CZ_CUDA_OP_MUL_EO_PLAIN: return F::mul_eo_plain(a, b);
+    case CZ_CUDA_OP_MUL_F64: return cz_f64_mul_words(a, b);
     default: return a * b;
     }
 }
@@ -136,6 +138,33 @@ __global__ void k_bench(F *io, int iters, unsigned long long *clk)
     io[i] = x + z;
 }
 
+/* the same chains through the FP64 schedule, the values in 52-bit limbs
+ * from the first load to the last store */
+template <class F>
+__global__ void k_bench_f64(F *io, int iters, unsigned long long *clk)
+{
+    typedef typename cz_f64_of<F>::type G;
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t T = (size_t)gridDim.x * blockDim.x;
+    uint64_t t[F::NL];
+    CZ_UNROLL for (int k = 0; k < F::NL; k++) t[k] = io[i].l(k);
+    G x = G::from_limbs(t);
+    CZ_UNROLL for (int k = 0; k < F::NL; k++) t[k] = io[i + T].l(k);
+    G z = G::from_limbs(t);
+    CZ_UNROLL for (int k = 0; k < F::NL; k++) t[k] = io[i + 2 * T].l(k);
+    G y = G::from_limbs(t);
+    unsigned long long c0 = 0, t0 = 0;
+    if (i == 0) { c0 = clock64(); t0 = globaltimer_ns(); }
+    for (int k = 0; k < iters; k++) {
+        x = mul(x, y);
+        z = mul(z, y);
+    }
+    if (i == 0) { clk[0] = clock64() - c0; clk[1] = globaltimer_ns() - t0; }
+    CZ_UNROLL for (int k = 0; k < G::LIMBS; k++) x.v[k] += z.v[k]; /* < 2^53: exact */
+    x.to_limbs(t);
+    io[i] = F::from_limbs(t);
+}
+
 template <class F, int OP>
 static cz_err bench_one(double *per_s, double *ms_out, double *mhz, int *sms, int iters, char *msg, size_t msglen)
 {
@@ -147,9 +176,11 @@ static cz_err bench_one(double *per_s, double *ms_out, double *mhz, int *sms, in
     size_t T;
     float times[7];
     F *h = NULL;
+    void (*kern)(F *, int, unsigned long long *) = k_bench<F, OP>;
+    if constexpr (OP == CZ_CUDA_OP_MUL_F64) kern = k_bench_f64<F>;
     CZ_CK(cudaGetDevice(&dev));
     CZ_CK(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
-    CZ_CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_bench<F, OP>, threads, 0));
+    CZ_CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, threads, 0));
     if (per_sm < 1) per_sm = 1;
     T = (size_t)nsm * per_sm * threads;
     CZ_CK(cz__vram_malloc(&d, 3 * T * sizeof(F)));
@@ -163,11 +194,11 @@ static cz_err bench_one(double *per_s, double *ms_out, double *mhz, int *sms, in
     CZ_CK(cudaMemcpy(d, h, 3 * T * sizeof(F), cudaMemcpyHostToDevice));
     CZ_CK(cudaEventCreate(&ev0));
     CZ_CK(cudaEventCreate(&ev1));
-    k_bench<F, OP><<<nsm * per_sm, threads>>>(d, iters / 8, clk); /* warm-up */
+    kern<<<nsm * per_sm, threads>>>(d, iters / 8, clk); /* warm-up */
     CZ_CK_LAUNCH();
     for (int r = 0; r < 7; r++) {
         CZ_CK(cudaEventRecord(ev0));
-        k_bench<F, OP><<<nsm * per_sm, threads>>>(d, iters, clk);
+        kern<<<nsm * per_sm, threads>>>(d, iters, clk);
         CZ_CK_LAUNCH();
         CZ_CK(cudaEventRecord(ev1));
         CZ_CK(cudaEventSynchronize(ev1));
@@ -193,6 +224,7 @@ extern "C" cz_err cz_cuda_ff_bench(int field, int op, double *per_s, double *ms,
 {
     if (field == CZ_CUDA_FR) {
         if (op == CZ_CUDA_OP_MUL_64) return bench_one<fr_t, CZ_CUDA_OP_MUL_64>(per_s, ms, clock_mhz, sm_count, 4096, msg, msglen);
+        if (op == CZ_CUDA_OP_MUL_F64) return bench_one<fr_t, CZ_CUDA_OP_MUL_F64>(per_s, ms, clock_mhz, sm_count, 4096, msg, msglen);
         if (op == CZ_CUDA_OP_SQR) return bench_one<fr_t, CZ_CUDA_OP_SQR>(per_s, ms, clock_mhz, sm_count, 4096, msg, msglen);
         if (op == CZ_CUDA_OP_MUL_EO_PLAIN)
             return bench_one<fr_t, CZ_CUDA_OP_MUL_EO_PLAIN>(per_s, ms, clock_mhz, sm_count, 4096, msg, msglen);
@@ -200,6 +232,7 @@ extern "C" cz_err cz_cuda_ff_bench(int field, int op, double *per_s, double *ms,
     }
     if (field == CZ_CUDA_FP) {
         if (op == CZ_CUDA_OP_MUL_64) return bench_one<fp_t, CZ_CUDA_OP_MUL_64>(per_s, ms, clock_mhz, sm_count, 2048, msg, msglen);
+        if (op == CZ_CUDA_OP_MUL_F64) return bench_one<fp_t, CZ_CUDA_OP_MUL_F64>(per_s, ms, clock_mhz, sm_count, 2048, msg, msglen);
         if (op == CZ_CUDA_OP_SQR) return bench_one<fp_t, CZ_CUDA_OP_SQR>(per_s, ms, clock_mhz, sm_count, 2048, msg, msglen);
         return bench_one<fp_t, CZ_CUDA_OP_MUL_EO>(per_s, ms, clock_mhz, sm_count, 2048, msg, msglen);
     }

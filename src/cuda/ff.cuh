@@ -447,6 +447,23 @@ struct __align__(8) cz_mont {
         cmad_n(c2, O, p, m);
         E[N - 1] = c2.addc(E[N - 1], 0);
     }
+    /* X += a_i a_j 2^(32 (i + j)) for j = j0, j0 + 2, ... < N: one carry
+     * chain over words i + j0 ... (each product's two words, no overlap),
+     * its last carry into the next word (see sqr_eo for why that word
+     * cannot carry further) */
+    CZ_HD static void sq_row(uint32_t *X, const uint32_t *a, int i, int j0)
+    {
+        cz__chain c;
+        int e = i + j0 + 1;
+        X[i + j0] = c.mad_lo_cc(a[i], a[j0], X[i + j0]);
+        X[i + j0 + 1] = c.madc_hi_cc(a[i], a[j0], X[i + j0 + 1]);
+        CZ_UNROLL for (int j = j0 + 2; j < N; j += 2) {
+            X[i + j] = c.madc_lo_cc(a[i], a[j], X[i + j]);
+            X[i + j + 1] = c.madc_hi_cc(a[i], a[j], X[i + j + 1]);
+            e = i + j + 1;
+        }
+        X[e + 1] = c.addc(X[e + 1], 0);
+    }
     /* a^2 R^-1 mod m with each cross product once. The square's 2N words
      * are twice the sum of a_i a_j (i < j) plus the diagonal a_i^2: N(N-1)/2
      * + N products (78 for Fp) where mul_eo's rows make N^2 (144). The
@@ -471,30 +488,8 @@ struct __align__(8) cz_mont {
             else { Ev[j] = lo; Ev[j + 1] = hi; }
         }
         CZ_UNROLL for (int i = 1; i < N - 1; i++) {
-            { /* Od: j = i + 1, i + 3, ... */
-                cz__chain c;
-                int e = 2 * i + 2;
-                Od[2 * i + 1] = c.mad_lo_cc(a.w[i], a.w[i + 1], Od[2 * i + 1]);
-                Od[2 * i + 2] = c.madc_hi_cc(a.w[i], a.w[i + 1], Od[2 * i + 2]);
-                CZ_UNROLL for (int j = i + 3; j < N; j += 2) {
-                    Od[i + j] = c.madc_lo_cc(a.w[i], a.w[j], Od[i + j]);
-                    Od[i + j + 1] = c.madc_hi_cc(a.w[i], a.w[j], Od[i + j + 1]);
-                    e = i + j + 1;
-                }
-                Od[e + 1] = c.addc(Od[e + 1], 0);
-            }
-            if (i + 2 < N) { /* Ev: j = i + 2, i + 4, ... */
-                cz__chain c;
-                int e = 2 * i + 3;
-                Ev[2 * i + 2] = c.mad_lo_cc(a.w[i], a.w[i + 2], Ev[2 * i + 2]);
-                Ev[2 * i + 3] = c.madc_hi_cc(a.w[i], a.w[i + 2], Ev[2 * i + 3]);
-                CZ_UNROLL for (int j = i + 4; j < N; j += 2) {
-                    Ev[i + j] = c.madc_lo_cc(a.w[i], a.w[j], Ev[i + j]);
-                    Ev[i + j + 1] = c.madc_hi_cc(a.w[i], a.w[j], Ev[i + j + 1]);
-                    e = i + j + 1;
-                }
-                Ev[e + 1] = c.addc(Ev[e + 1], 0);
-            }
+            sq_row(Od, a.w, i, i + 1);                /* Od: j = i + 1, i + 3, ... */
+            if (i + 2 < N) sq_row(Ev, a.w, i, i + 2); /* Ev: j = i + 2, i + 4, ... */
         }
         /* T = 2 (Ev + Od) + the diagonal (Ev and Od start at words 2 and 1) */
         uint32_t T[W];

@@ -278,6 +278,7 @@ struct cz_cuda_ntt_domain {
     int tile_log;      /* tiles of 2^tile_log elements (CZ_NTT_TILE_LOG) */
     int nthr;          /* threads per tile (CZ_NTT_THREADS: 128, 256 or 512) */
     int bitrev_tiled;  /* CZ_NTT_BITREV=simple turns the tiled one off */
+    int h_seven;       /* CZ_H_SEVEN=1: bellperson's H in the seven-transform order */
     int np;            /* passes */
     int ps[8], pl[8], pc[8];
 };
@@ -379,6 +380,8 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
         d->nthr = v && (atoi(v) == 256 || atoi(v) == 512) ? atoi(v) : NTHR_DEFAULT;
         v = getenv("CZ_NTT_BITREV");
         d->bitrev_tiled = !(v && !strcmp(v, "simple"));
+        v = getenv("CZ_H_SEVEN");
+        d->h_seven = v && atoi(v) == 1;
     }
     plan(d);
     root_of_unity(&omega, generator, log_n);
@@ -616,19 +619,10 @@ extern "C" cz_err cz_cuda_h_bellperson(const cz_cuda_ntt_domain *d, void *d_a, v
     fr_t *v[3] = {(fr_t *)d_a, (fr_t *)d_b, (fr_t *)d_c};
     cudaStream_t st = (cudaStream_t)stream;
     cz_err e;
-    static int seven = -1;
-    if (seven < 0) {
-        const char *s = getenv("CZ_H_SEVEN");
-        seven = s && atoi(s) == 1;
-    }
-    for (int k = 0; k < 3; k++) {
-        if (k == 2 && !seven) {
-            /* C / Z: the inverse (DIF, ends bit-reversed, times n^-1 / Z) */
-            zscale cz = {NULL, NULL, d->ninv_zinv, 1};
-            if ((e = run_passes(d, v[2], true, d->tw_inv, NOSCALE, cz, NULL, NULL, NULL, st, msg, msglen))) return e;
-            break;
-        }
-        /* inverse (DIF, ends bit-reversed, times n^-1 g^j), then forward (DIT) */
+    const bool seven = d->h_seven;
+    /* a, b (and c in the seven-transform order): inverse (DIF, ends
+     * bit-reversed, times n^-1 g^j), then forward (DIT) */
+    for (int k = 0; k < (seven ? 3 : 2); k++) {
         if ((e = run_passes(d, v[k], true, d->tw_inv, NOSCALE, d->sc[SC_INV_COSET_FWD], NULL, NULL, NULL, st, msg,
                             msglen)))
             return e;
@@ -640,6 +634,9 @@ extern "C" cz_err cz_cuda_h_bellperson(const cz_cuda_ntt_domain *d, void *d_a, v
                             msglen)))
             return e;
     } else {
+        /* C / Z: c's inverse (DIF, ends bit-reversed, times n^-1 / Z) */
+        zscale cz = {NULL, NULL, d->ninv_zinv, 1};
+        if ((e = run_passes(d, v[2], true, d->tw_inv, NOSCALE, cz, NULL, NULL, NULL, st, msg, msglen))) return e;
         /* a <- a b on load, coset inverse as DIF times n^-1 g^-j / Z, minus
          * C / Z (same bit-reversed positions) on the last store */
         if ((e = run_passes(d, v[0], true, d->tw_inv, NOSCALE, d->sc[SC_COSET_INV_Z], v[1], NULL, v[2], st, msg,

@@ -93,14 +93,17 @@ struct cz_f64_field {
     static constexpr int LIMBS = L;
     double v[L];
 
-    /* limb j of the modulus: its bits [52 j, 52 j + 52) */
+    /* limb j of an integer in 64-bit limbs x0 = x[q], x1 = x[q + 1] with
+     * q = 52 j / 64 (x1 = 0 past the top): bits [52 j, 52 j + 52) */
+    CZ_HD static constexpr uint64_t slice52(uint64_t x0, uint64_t x1, int j)
+    {
+        return ((x0 >> ((52 * j) % 64)) | ((52 * j) % 64 > 12 ? x1 << (64 - (52 * j) % 64) : 0)) & CZ_F64_M52;
+    }
+    CZ_HD static constexpr uint64_t mod_limb(int q) { return q < P::NL ? P::mod(q) : 0; }
+    /* limb j of the modulus */
     CZ_HD static constexpr uint64_t mod52(int j)
     {
-        return (((52 * j) / 64 < P::NL ? P::mod((52 * j) / 64) >> ((52 * j) % 64) : 0) |
-                ((52 * j) % 64 > 12 && (52 * j) / 64 + 1 < P::NL
-                     ? P::mod((52 * j) / 64 + 1) << (64 - (52 * j) % 64)
-                     : 0)) &
-               CZ_F64_M52;
+        return slice52(mod_limb((52 * j) / 64), mod_limb((52 * j) / 64 + 1), j);
     }
     /* -m^-1 mod 2^52 (Newton on 64 bits, from m's low limb) */
     CZ_HD static constexpr uint64_t inv64(uint64_t m0, uint64_t x, int k)
@@ -114,10 +117,8 @@ struct cz_f64_field {
     {
         cz_f64_field r;
         CZ_UNROLL for (int j = 0; j < L; j++) {
-            const int q = (52 * j) / 64, s = (52 * j) % 64;
-            uint64_t w = q < P::NL ? x[q] >> s : 0;
-            if (s > 12 && q + 1 < P::NL) w |= x[q + 1] << (64 - s);
-            r.v[j] = cz__u52_to_d(w & CZ_F64_M52);
+            const int q = (52 * j) / 64;
+            r.v[j] = cz__u52_to_d(slice52(q < P::NL ? x[q] : 0, q + 1 < P::NL ? x[q + 1] : 0, j));
         }
         return r;
     }
@@ -154,7 +155,7 @@ struct cz_f64_field {
         /* reduction: q_i clears column i's low 52 bits (the biases are
          * multiples of 2^52 and do not touch them), then column i's carry
          * goes up, its bias taken off first */
-        const double minv = cz__u52_to_d(minv52());
+        constexpr double minv = (double)minv52(); /* < 2^52: exact, folded */
         CZ_UNROLL for (int i = 0; i < L; i++) {
             uint64_t qh, ql;
             cz__prod52(cz__u52_to_d(c[i] & CZ_F64_M52), minv, qh, ql);
@@ -163,7 +164,7 @@ struct cz_f64_field {
             uint64_t hp = CZ_F64_B104;
             CZ_UNROLL for (int j = 0; j < L; j++) {
                 uint64_t hb, lb;
-                cz__prod52(q, cz__u52_to_d(mod52(j)), hb, lb);
+                cz__prod52(q, (double)mod52(j), hb, lb);
                 c[i + j] += lb + hp;
                 bias[i + j] += CZ_F64_B52 + CZ_F64_B104;
                 hp = hb;

@@ -131,10 +131,12 @@ fi
 if [ -n "${GPU_CHECK_OBJ:-}" ] && command -v cuobjdump >/dev/null; then
     echo "== SASS of the multiplication benchmark kernels (sm_90)"
     cuobjdump --dump-sass -arch sm_90 "$GPU_CHECK_OBJ" 2>/dev/null | awk '
-        /Function :/ { if (f != "") print f, n, imad, iadd, tot; f=$3; n=0; imad=0; iadd=0; tot=0; next }
-        /\/\*[0-9a-f]+\*\// { tot++; if ($0 ~ /IMAD/) imad++; if ($0 ~ /IADD/) iadd++ }
-        END { if (f != "") print f, n, imad, iadd, tot }' | grep k_bench |
-        awk '{ printf "%-60s IMAD %5d  IADD3 %5d  all %5d\n", $1, $3, $4, $5 }'
+        /Function :/ { if (f != "") print f, imad, iadd, dfma, dadd, tot
+                       f=$3; imad=0; iadd=0; dfma=0; dadd=0; tot=0; next }
+        /\/\*[0-9a-f]+\*\// { tot++; if ($0 ~ /IMAD/) imad++; if ($0 ~ /IADD/) iadd++
+                              if ($0 ~ /DFMA/) dfma++; if ($0 ~ /DADD/) dadd++ }
+        END { if (f != "") print f, imad, iadd, dfma, dadd, tot }' | grep k_bench |
+        awk '{ printf "%-60s IMAD %5d  IADD3 %5d  DFMA %5d  DADD %5d  all %5d\n", $1, $2, $3, $4, $5, $6 }'
 fi
 
 echo

@@ -5,8 +5,9 @@
  *  2. the non-zero entries are counted per row of A and B (prefix sums give
  *     row_ptr), then placed in file order at their row's next slot (a stable
  *     counting sort), with the entry number kept in the index array;
- *  3. each matrix is walked in row order and its values interned in a hash
- *     table keyed by the stored limbs. A value is stored as c * R^2 mod r,
+ *  3. each matrix (A and B side by side, one pool task each) is walked in
+ *     row order and its values interned in a hash table keyed by the
+ *     stored limbs, sized once for the matrix's entries. A value is stored as c * R^2 mod r,
  *     a bijective image of the Montgomery form c * R the r1cs builder keys
  *     by, so the distinct values and their first-seen order (hence every
  *     index) are the builder's; only distinct values go through from_mont.
@@ -65,10 +66,15 @@ static void qtask(void *ctx, size_t ch)
     j->used[ch] = used;
 }
 
-/* ---- interning of raw values (open addressing, slot = index + 1) ---- */
+/* ---- interning of raw values (open addressing, slot = index + 1) ----
+ * The table is sized once for the matrix's entries (at most nnz + 2
+ * distinct values) and keeps, per distinct value, a pointer to its 32
+ * bytes (the file's own, or the two constants): no value is copied and no
+ * array grows, so the only fresh memory is two arrays faulted in one call
+ * each. */
 typedef struct {
-    uint64_t (*raw)[4];
-    uint32_t n, cap;
+    const uint8_t **val;
+    uint32_t n;
     uint32_t *slot;
     size_t nslots;
 } itab;
@@ -79,41 +85,33 @@ static size_t hash4(const uint64_t l[4])
     return (size_t)(h ^ (h >> 29));
 }
 
-static int itab_rehash(itab *t, size_t nslots)
+static int itab_init(itab *t, uint64_t max_values)
 {
-    uint32_t *s = calloc(nslots, sizeof *s);
-    if (!s) return -1;
-    for (uint32_t i = 0; i < t->n; i++) {
-        size_t k = hash4(t->raw[i]) & (nslots - 1);
-        while (s[k]) k = (k + 1) & (nslots - 1);
-        s[k] = i + 1;
-    }
-    free(t->slot);
-    t->slot = s;
-    t->nslots = nslots;
+    size_t ns = 64;
+    while (ns < 2 * max_values) ns *= 2;
+    t->n = 0;
+    t->nslots = ns;
+    t->slot = calloc(ns, sizeof *t->slot);
+    t->val = malloc(max_values * sizeof *t->val);
+    if (!t->slot || !t->val) return -1;
+    cz__prefault(t->slot, ns * sizeof *t->slot);
+    cz__prefault(t->val, max_values * sizeof *t->val);
     return 0;
 }
 
-static int intern(itab *t, const uint64_t l[4], uint32_t *idx)
+/* the index of the 32 bytes at v (limbs l), interned on first sight; the
+ * table has room for every value it is given */
+static uint32_t intern(itab *t, const uint8_t *v, const uint64_t l[4])
 {
-    if (((size_t)t->n + 1) * 2 > t->nslots && itab_rehash(t, t->nslots ? 2 * t->nslots : 64)) return -1;
     size_t k = hash4(l) & (t->nslots - 1);
     while (t->slot[k]) {
         uint32_t i = t->slot[k] - 1;
-        if (!memcmp(t->raw[i], l, 32)) { *idx = i; return 0; }
+        if (!memcmp(t->val[i], v, 32)) return i;
         k = (k + 1) & (t->nslots - 1);
     }
-    if (t->n == t->cap) {
-        uint32_t nc = t->cap ? 2 * t->cap : 64;
-        void *p = realloc(t->raw, (size_t)nc * sizeof *t->raw);
-        if (!p) return -1;
-        t->raw = p;
-        t->cap = nc;
-    }
-    memcpy(t->raw[t->n], l, 32);
+    t->val[t->n] = v;
     t->slot[k] = t->n + 1;
-    *idx = t->n++;
-    return 0;
+    return t->n++;
 }
 
 /* interns matrix c's values (entry numbers in ci, replaced by value
@@ -121,30 +119,37 @@ static int intern(itab *t, const uint64_t l[4], uint32_t *idx)
 static int finish_matrix(cz_csr *c, uint32_t *ci, const uint8_t *ent)
 {
     itab t = {0};
-    uint64_t one[4], mone[4];
+    uint8_t one[32], mone[32];
     cz_fr r2 = cz_fr_r2, nr2;
     cz_fr_neg(&nr2, &r2);
-    memcpy(one, r2.l, 32);
-    memcpy(mone, nr2.l, 32);
-    uint32_t idx;
-    int bad = intern(&t, one, &idx) || intern(&t, mone, &idx);
-    for (uint64_t k = 0; k < c->nnz && !bad; k++) {
-        uint64_t l[4];
-        raw_of(l, ent + (uint64_t)ci[k] * CZ__ZKEY_CSIZE + 12);
-        bad = intern(&t, l, &ci[k]);
+    for (int i = 0; i < 4; i++) {
+        cz__put_le64(one + 8 * i, r2.l[i]);
+        cz__put_le64(mone + 8 * i, nr2.l[i]);
+    }
+    int bad = itab_init(&t, c->nnz + 2);
+    if (!bad) {
+        intern(&t, one, r2.l);
+        intern(&t, mone, nr2.l);
+        for (uint64_t k = 0; k < c->nnz; k++) {
+            const uint8_t *v = ent + (uint64_t)ci[k] * CZ__ZKEY_CSIZE + 12;
+            uint64_t l[4];
+            raw_of(l, v);
+            ci[k] = intern(&t, v, l);
+        }
     }
     c->n_coefs = t.n;
     c->coefs = bad ? NULL : malloc((size_t)t.n * sizeof *c->coefs);
     if (c->coefs) {
+        cz__prefault(c->coefs, (size_t)t.n * sizeof *c->coefs);
         cz_fr_one(&c->coefs[0]);
         cz_fr_neg(&c->coefs[1], &c->coefs[0]);
         for (uint32_t i = 2; i < t.n; i++) {
             cz_fr raw;
-            memcpy(raw.l, t.raw[i], 32);
+            raw_of(raw.l, t.val[i]);
             cz_fr_from_mont(&c->coefs[i], &raw); /* c R^2 -> c R */
         }
     }
-    free(t.raw);
+    free(t.val);
     free(t.slot);
     if (!c->coefs) return -1;
     c->cidx_bytes = t.n <= 256 ? 1 : t.n <= 65536 ? 2 : 4;
@@ -160,6 +165,20 @@ static int finish_matrix(cz_csr *c, uint32_t *ci, const uint8_t *ent)
     void *shrunk = realloc(ci, c->nnz ? c->nnz * c->cidx_bytes : 1);
     c->cidx = shrunk ? shrunk : ci;
     return 0;
+}
+
+/* A and B are finished side by side, one pool task each */
+typedef struct {
+    cz_csr *c[2];
+    uint32_t *ci[2];
+    const uint8_t *ent;
+    int bad[2];
+} fjob;
+
+static void ftask(void *ctx, size_t m)
+{
+    fjob *f = ctx;
+    f->bad[m] = finish_matrix(f->c[m], f->ci[m], f->ent);
 }
 
 static int is_zero32(const uint8_t *v)
@@ -234,17 +253,18 @@ cz_err cz__zkey_qap(cz_r1cs *out, uint64_t *n_used, const uint8_t *ent, uint64_t
         out->m[m].col[k] = cz__get_le32(e + 8);
         ci[m][k] = (uint32_t)i;
     }
+    fjob f = {.ent = ent};
     for (int m = 0; m < 2; m++) {
         uint64_t *rp = out->m[m].row_ptr;
         memmove(rp + 1, rp, rows * sizeof *rp);
         rp[0] = 0;
-        uint32_t *c = ci[m];
-        ci[m] = NULL;
-        if (finish_matrix(&out->m[m], c, ent)) {
-            free(c); /* on failure it is still ours */
-            goto nomem;
-        }
+        f.c[m] = &out->m[m];
+        f.ci[m] = ci[m];
     }
+    cz_pool_run(pool, 2, ftask, &f);
+    for (int m = 0; m < 2; m++)
+        if (!f.bad[m]) ci[m] = NULL; /* on failure it is still ours (freed below) */
+    if (f.bad[0] || f.bad[1]) goto nomem;
     {
         cz_csr *c = &out->m[2]; /* C is empty: no entries, the table {1, -1} */
         c->col = malloc(sizeof *c->col);

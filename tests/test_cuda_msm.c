@@ -242,7 +242,7 @@ static void g1_cases(int forced)
     case_g1(4099, K_RANDOM, 100, 0, 0, 0); /* plain scalars */
     case_g1(4099, K_MIX, 80, 0, 0, 0);
     /* forced windows and window groups */
-    const int windows[] = {2, 3, 5, 8, 13, 16, 21};
+    const int windows[] = {2, 3, 5, 8, 13, 16, 21, 22};
     for (size_t i = 0; i < sizeof windows / sizeof *windows; i++) case_g1(3001, K_RANDOM, 100, 1, windows[i], 0);
     case_g1(3001, K_RANDOM, 100, 1, 7, 5000);
     case_g1(3001, K_MIX, 90, 1, 4, 1);

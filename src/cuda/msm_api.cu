@@ -4,17 +4,21 @@
  * they share is msm_impl.cuh, the kernels msm_kernels.cuh. */
 #include "cuda/msm_impl.cuh"
 
-extern "C" int cz__cuda_msm_window(size_t m, int bits)
+/* the plan's window for at most max_c bits (MAX_WINDOW when out of range) */
+int msm_window_upto(size_t m, int bits, int max_c)
 {
     if (bits < 1) bits = 1;
+    if (max_c < 2 || max_c > MAX_WINDOW) max_c = MAX_WINDOW;
     int best = 2;
     double bc = 1e300;
-    for (int c = 2; c <= MAX_WINDOW; c++) {
+    for (int c = 2; c <= max_c; c++) {
         double k = plan_cost(m, bits, c);
         if (k < bc) { bc = k; best = c; }
     }
     return best;
 }
+
+extern "C" int cz__cuda_msm_window(size_t m, int bits) { return msm_window_upto(m, bits, MAX_WINDOW); }
 
 /* threads per block of the kernels that do point arithmetic (segment, run
  * and bucket sums): their register count, not the block, bounds how many
@@ -56,6 +60,11 @@ extern "C" cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, s
         const char *t0 = getenv("CZ_MSM_T0");
         long t0v = t0 ? strtol(t0, NULL, 10) : 0;
         ctx->t0 = t0v > 0 && t0v <= 65536 ? (uint32_t)t0v : T0;
+        /* CZ_MSM_MAX_WINDOW: the widest window the plan may pick
+         * (2..MAX_WINDOW, default MAX_WINDOW), for measurements */
+        const char *cw = getenv("CZ_MSM_MAX_WINDOW");
+        long cwv = cw ? strtol(cw, NULL, 10) : 0;
+        ctx->max_window = cwv >= 2 && cwv <= MAX_WINDOW ? (int)cwv : MAX_WINDOW;
     }
     CK(cudaGetDeviceCount(&count));
     if (device < 0 || device >= count) {

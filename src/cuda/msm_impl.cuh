@@ -59,7 +59,7 @@
 #define BA_CHAIN 32u
 #define BA_INV_GROUP 64u
 #define BA_BWD_BLOCK 128
-#define MAX_WINDOW 21
+#define MAX_WINDOW 22
 #define BLOCK 256
 /* default threads per block of the point-arithmetic kernels (msm_api.cu):
  * G2's, and G1's (smaller: 128 measured 1-3 % faster than 256 at 2^24 and
@@ -78,6 +78,7 @@ struct cz_cuda_msm {
     uint32_t *host_counters; /* pinned, 8 words */
     void *host_win;          /* pinned, CZ_MSM_HOST_WIN_BYTES: the window sums */
     int cfg_window;
+    int max_window; /* the plan's widest window (CZ_MSM_MAX_WINDOW) */
     size_t cfg_max_entries;
     int heavy_block;    /* threads a block of the point-arithmetic kernels (G2) */
     int heavy_block_g1; /* the same for G1 */
@@ -111,6 +112,7 @@ inline unsigned blocks_of(size_t n, unsigned b) { return (unsigned)((n + b - 1) 
 
 /* ------------------------------------------------------------------ plan */
 
+int msm_window_upto(size_t m, int bits, int max_c);
 inline int num_windows(int bits, int c) { return (bits + 1 + c - 1) / c; }
 
 /* cost in mixed additions: every (scalar, window) entry is about one
@@ -503,7 +505,7 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
         ctx->last_gen = m;
 
         /* ---- the plan ---- */
-        int c = ctx->cfg_window ? ctx->cfg_window : cz__cuda_msm_window(m, bits);
+        int c = ctx->cfg_window ? ctx->cfg_window : msm_window_upto(m, bits, ctx->max_window);
         int nw = m ? num_windows(bits, c) : 0;
         /* the batch-affine rounds (G1 only): room for their outputs */
         bool ba = false;

@@ -7,10 +7,11 @@
  *     counting sort), with the entry number kept in the index array;
  *  3. each matrix (A and B side by side, one pool task each) is walked in
  *     row order and its values interned in a hash table keyed by the
- *     stored limbs, sized once for the matrix's entries. A value is stored as c * R^2 mod r,
- *     a bijective image of the Montgomery form c * R the r1cs builder keys
- *     by, so the distinct values and their first-seen order (hence every
- *     index) are the builder's; only distinct values go through from_mont.
+ *     stored limbs, sized once for the matrix's entries. A value is stored
+ *     as c * R^2 mod r, a bijective image of the Montgomery form c * R the
+ *     r1cs builder keys by, so the distinct values and their first-seen
+ *     order (hence every index) are the builder's; only distinct values go
+ *     through from_mont.
  *     Index 0 is +1 (stored R^2 mod r) and 1 is -1, as in the builder;
  *  4. the indices are narrowed to 1, 2 or 4 bytes as the builder does, in
  *     place. The large arrays are pre-faulted in one call each (fresh pages

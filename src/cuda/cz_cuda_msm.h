@@ -82,8 +82,6 @@ int cz__cuda_msm_last_ba_rounds(const cz_cuda_msm *ctx);
 cz_err cz__cuda_msm_ba_rounds_host(const cz_g1_aff *bases, const uint32_t *vals, const uint32_t *keys, uint32_t m,
                                    unsigned threads, unsigned inv_group, int rounds, cz_g1_aff *out_pts,
                                    uint32_t *out_keys, uint32_t *out_m, char *msg, size_t msglen);
-/* the automatic window width for m general scalars of at most `bits` bits */
-int cz__cuda_msm_window(size_t m, int bits);
 /* what the last call on ctx did: window width, windows, window groups, ones,
  * general scalars */
 void cz__cuda_msm_last(const cz_cuda_msm *ctx, int *window_bits, int *windows, int *groups, size_t *ones,

@@ -1,24 +1,9 @@
 /* msm_api.cu — the device MSM's context functions (cz_cuda_msm.h): create
- * and destroy, device buffers, the test knobs and the automatic window
- * width. The MSMs themselves are msm_g1.cu and msm_g2.cu; the host side
- * they share is msm_impl.cuh, the kernels msm_kernels.cuh. */
+ * and destroy, device buffers and the test knobs (the automatic window
+ * width is msm_impl.cuh's plan_window). The MSMs themselves are msm_g1.cu
+ * and msm_g2.cu; the host side they share is msm_impl.cuh, the kernels
+ * msm_kernels.cuh. */
 #include "cuda/msm_impl.cuh"
-
-/* the plan's window for at most max_c bits (MAX_WINDOW when out of range) */
-int msm_window_upto(size_t m, int bits, int max_c)
-{
-    if (bits < 1) bits = 1;
-    if (max_c < 2 || max_c > MAX_WINDOW) max_c = MAX_WINDOW;
-    int best = 2;
-    double bc = 1e300;
-    for (int c = 2; c <= max_c; c++) {
-        double k = plan_cost(m, bits, c);
-        if (k < bc) { bc = k; best = c; }
-    }
-    return best;
-}
-
-extern "C" int cz__cuda_msm_window(size_t m, int bits) { return msm_window_upto(m, bits, MAX_WINDOW); }
 
 /* threads per block of the kernels that do point arithmetic (segment, run
  * and bucket sums): their register count, not the block, bounds how many

@@ -112,7 +112,6 @@ inline unsigned blocks_of(size_t n, unsigned b) { return (unsigned)((n + b - 1) 
 
 /* ------------------------------------------------------------------ plan */
 
-int msm_window_upto(size_t m, int bits, int max_c);
 inline int num_windows(int bits, int c) { return (bits + 1 + c - 1) / c; }
 
 /* cost in mixed additions: every (scalar, window) entry is about one
@@ -121,6 +120,19 @@ inline int num_windows(int bits, int c) { return (bits + 1 + c - 1) / c; }
 inline double plan_cost(size_t m, int bits, int c)
 {
     return (double)num_windows(bits, c) * ((double)m + 5.0 * (double)((size_t)1 << (c - 1)));
+}
+
+/* the window in 2..max_c (max_c <= MAX_WINDOW) of least plan_cost */
+inline int plan_window(size_t m, int bits, int max_c)
+{
+    if (bits < 1) bits = 1;
+    int best = 2;
+    double bc = 1e300;
+    for (int c = 2; c <= max_c; c++) {
+        double k = plan_cost(m, bits, c);
+        if (k < bc) { bc = k; best = c; }
+    }
+    return best;
 }
 
 /* bump allocation inside a buffer (base NULL: only measure) */
@@ -505,7 +517,7 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
         ctx->last_gen = m;
 
         /* ---- the plan ---- */
-        int c = ctx->cfg_window ? ctx->cfg_window : msm_window_upto(m, bits, ctx->max_window);
+        int c = ctx->cfg_window ? ctx->cfg_window : plan_window(m, bits, ctx->max_window);
         int nw = m ? num_windows(bits, c) : 0;
         /* the batch-affine rounds (G1 only): room for their outputs */
         bool ba = false;

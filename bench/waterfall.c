@@ -8,10 +8,13 @@
  * an event that the latest record of its key already has starts a new
  * attempt. A line without a partition (the reference's whole-proof mode) is
  * partition -1. Events: SYNTH_START, SYNTH_END (synth_ms), GPU_QUEUE,
- * GPU_PICKUP, GPU_START (worker), GPU_END (worker, gpu_ms, and any further
- * numeric <name>_ms=value pairs, reported as stages "gpu.<name>_ms"; flags
- * such as cpu=1 or error=1 are not stages). Other event
- * names (the reference's CHAN_SEND) are counted and skipped. A TIMELINE line
+ * GPU_PICKUP, GPU_START (worker, device), GPU_END (worker, device, gpu_ms,
+ * and any further numeric <name>_ms=value pairs, reported as stages
+ * "gpu.<name>_ms"; flags such as cpu=1 or error=1 are not stages). worker=
+ * and device= (the slot of the GPU among those the daemon drives; older logs
+ * have none) are non-negative integers; a partition's worker and device are
+ * those of its GPU_START, else the first line of it that names one. Other
+ * event names (the reference's CHAN_SEND) are counted and skipped. A TIMELINE line
  * that cannot be read (fields missing, a time or number that is not one, an
  * event without a key it needs) is counted as malformed, reported with its
  * line number, and skipped; it never stops the run.
@@ -25,6 +28,12 @@
  *   busy window = first GPU_START .. last GPU_END; a worker's busy time is the
  *     union of its [GPU_START, GPU_END] intervals, the overall busy time the
  *     union over all workers; busy % = busy time / window length
+ *   per device (only for the devices some line names with device=): its
+ *     partitions are those with a GPU bar (a GPU_END, and a GPU_START or
+ *     gpu_ms) whose device it is, its workers the distinct workers of those,
+ *     its busy time the union of their [GPU_START, GPU_END] intervals, and
+ *     its busy % that over the same window; a partition without device= is
+ *     in no device's numbers
  *   idle gaps  = the holes between merged busy intervals inside the window
  *   queue depth = the number of partitions between their GPU_QUEUE and their
  *     GPU_PICKUP (or GPU_START), as half-open intervals [queue, pickup), so
@@ -35,9 +44,10 @@
  *     GPU_END) and partitions, per minute of the span from the first event
  *     to the last GPU_END.
  *
- * The SVG has one row per GPU worker and per synthesis slot (synthesis bars
- * are given to slots greedily: the lowest slot free at the bar's start), one
- * bar per partition coloured by job, a time axis and a legend. */
+ * The SVG has one row per GPU worker (labelled with its device when known)
+ * and per synthesis slot (synthesis bars are given to slots greedily: the
+ * lowest slot free at the bar's start), one bar per partition coloured by
+ * job, a time axis and a legend. */
 #include "waterfall.h"
 
 #include <math.h>
@@ -58,15 +68,15 @@ static const char *event_names[E_COUNT] = {"SYNTH_START", "SYNTH_END", "GPU_QUEU
 typedef struct {
     double t;
     long line;
-    int ev, job, part, worker; /* worker -1 when absent */
-    double val;                /* synth_ms / gpu_ms, NAN when absent */
+    int ev, job, part, worker, device; /* worker, device -1 when absent */
+    double val;                        /* synth_ms / gpu_ms, NAN when absent */
     int nextra;
     int xstage[MAX_EXTRA];
     double xval[MAX_EXTRA];
 } event;
 
 typedef struct {
-    int job, part, worker;
+    int job, part, worker, device;
     double t[E_COUNT]; /* NAN when absent */
     double synth_ms, gpu_ms;
     int nextra;
@@ -297,6 +307,7 @@ static void parse_line(wf *w, const char *line, size_t len)
     e.line = w->lines;
     e.part = -1;
     e.worker = -1;
+    e.device = -1;
     e.val = NAN;
     if (parse_num(f[0], fl[0], &e.t)) {
         malformed(w, "the time is not a number of milliseconds");
@@ -341,6 +352,11 @@ static void parse_line(wf *w, const char *line, size_t len)
                     return;
                 }
                 have_worker = 1;
+            } else if (kl == 6 && memcmp(k, "device", 6) == 0) {
+                if (parse_int(v, vl, &e.device)) {
+                    malformed(w, "device is not a non-negative integer");
+                    return;
+                }
             } else if ((kl == 8 && memcmp(k, "synth_ms", 8) == 0 && e.ev == E_SYNTH_END) ||
                        (kl == 6 && memcmp(k, "gpu_ms", 6) == 0 && e.ev == E_GPU_END)) {
                 if (parse_num(v, vl, &e.val)) {
@@ -434,6 +450,7 @@ static void fold(wf *w)
             r->job = e->job;
             r->part = e->part;
             r->worker = -1;
+            r->device = -1;
             r->slot = -1;
             for (int k = 0; k < E_COUNT; k++)
                 r->t[k] = NAN;
@@ -443,6 +460,8 @@ static void fold(wf *w)
         r->t[e->ev] = e->t;
         if (e->worker >= 0 && (e->ev == E_GPU_START || r->worker < 0))
             r->worker = e->worker;
+        if (e->device >= 0 && (e->ev == E_GPU_START || r->device < 0))
+            r->device = e->device;
         if (e->ev == E_SYNTH_END)
             r->synth_ms = e->val;
         if (e->ev == E_GPU_END) {
@@ -537,10 +556,16 @@ typedef struct {
 } stage;
 
 typedef struct {
-    int worker;
+    int worker, device; /* device -1 when none of its lines names one */
     long partitions;
     busy_stats st;
 } worker_row;
+
+typedef struct {
+    int device, workers;
+    long partitions;
+    busy_stats st;
+} device_row;
 
 typedef struct {
     double t;
@@ -555,6 +580,8 @@ typedef struct {
     int have_window;
     worker_row *workers;
     int nworkers;
+    device_row *devices;     /* none when no line has device= */
+    int ndevices;
     busy_stats overall;
     int nslots;
     int maxdepth;
@@ -570,6 +597,29 @@ static int cmp_int(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
     return (x > y) - (x < y);
+}
+
+/* the distinct worker numbers (device numbers with by_device) of the records
+ * that have a GPU bar, of those on device dev only when dev >= 0: sorted into
+ * *ids (grown as needed); returns how many */
+static size_t gpu_ids(const wf *w, int by_device, int dev, int **ids, size_t *cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < w->nrec; i++) {
+        const record *c = &w->rec[i];
+        int id = by_device ? c->device : c->worker;
+        double a = 0, b = 0;
+        if (id >= 0 && (dev < 0 || c->device == dev) && gpu_bar(c, &a, &b)) {
+            *ids = grow(*ids, cap, n + 1, sizeof **ids);
+            (*ids)[n++] = id;
+        }
+    }
+    sort_n(*ids, n, sizeof **ids, cmp_int);
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!u || (*ids)[u - 1] != (*ids)[i])
+            (*ids)[u++] = (*ids)[i];
+    return u;
 }
 
 static int cmp_rec_synth(const void *a, const void *b)
@@ -638,26 +688,18 @@ static void analyse(wf *w, report *r)
     for (int i = 0; i < r->nst; i++)
         sort_n(r->stages[i].s.v, r->stages[i].s.n, sizeof(double), cmp_double);
 
-    /* workers */
-    int *ids = NULL;
-    size_t nids = 0, capids = 0;
-    for (size_t i = 0; i < w->nrec; i++) {
-        double a = 0, b = 0;
-        if (w->rec[i].worker >= 0 && gpu_bar(&w->rec[i], &a, &b)) {
-            ids = grow(ids, &capids, nids + 1, sizeof *ids);
-            ids[nids++] = w->rec[i].worker;
-        }
-    }
-    sort_n(ids, nids, sizeof *ids, cmp_int);
-    size_t u = 0;
-    for (size_t i = 0; i < nids; i++)
-        if (!u || ids[u - 1] != ids[i])
-            ids[u++] = ids[i];
+    /* workers and devices */
+    int *ids = NULL, *devs = NULL;
+    size_t capids = 0, capdevs = 0;
+    size_t u = gpu_ids(w, 0, -1, &ids, &capids);
+    size_t ndev = gpu_ids(w, 1, -1, &devs, &capdevs);
     r->nworkers = (int)u;
     r->workers = calloc(u ? u : 1, sizeof *r->workers);
+    r->ndevices = (int)ndev;
+    r->devices = calloc(ndev ? ndev : 1, sizeof *r->devices);
     span *all = malloc((w->nrec ? w->nrec : 1) * sizeof *all);
     span *one = malloc((w->nrec ? w->nrec : 1) * sizeof *one);
-    if (!r->workers || !all || !one)
+    if (!r->workers || !r->devices || !all || !one)
         exit(1);
     size_t nall = 0;
     r->have_window = !isnan(first_start);
@@ -666,15 +708,33 @@ static void analyse(wf *w, report *r)
     for (size_t k = 0; k < u; k++) {
         size_t n1 = 0;
         r->workers[k].worker = ids[k];
+        r->workers[k].device = -1;
         for (size_t i = 0; i < w->nrec; i++) {
             double a = 0, b = 0;
             if (w->rec[i].worker == ids[k] && gpu_bar(&w->rec[i], &a, &b)) {
                 one[n1].a = a;
                 one[n1++].b = b;
                 r->workers[k].partitions++;
+                if (r->workers[k].device < 0)
+                    r->workers[k].device = w->rec[i].device;
             }
         }
         r->workers[k].st = merge(one, &n1);
+    }
+    for (size_t k = 0; k < ndev; k++) {
+        device_row *x = &r->devices[k];
+        size_t n1 = 0;
+        x->device = devs[k];
+        x->workers = (int)gpu_ids(w, 0, devs[k], &ids, &capids);
+        for (size_t i = 0; i < w->nrec; i++) {
+            double a = 0, b = 0;
+            if (w->rec[i].device == devs[k] && gpu_bar(&w->rec[i], &a, &b)) {
+                one[n1].a = a;
+                one[n1++].b = b;
+                x->partitions++;
+            }
+        }
+        x->st = merge(one, &n1);
     }
     for (size_t i = 0; i < w->nrec; i++) {
         double a = 0, b = 0;
@@ -687,6 +747,7 @@ static void analyse(wf *w, report *r)
     free(all);
     free(one);
     free(ids);
+    free(devs);
 
     /* synthesis slots, greedy by start time */
     record **sr = malloc((w->nrec ? w->nrec : 1) * sizeof *sr);
@@ -835,6 +896,13 @@ static void print_report(const wf *w, const report *r, const char *path)
     }
     printf("  overall    busy %s ms (%.1f%%)\n", ms(r->overall.busy, b1),
            pct_of(r->overall.busy, win));
+    if (r->ndevices)
+        printf("  %6s %7s %10s %8s %7s\n", "device", "workers", "partitions", "busy s", "busy %");
+    for (int k = 0; k < r->ndevices; k++) {
+        const device_row *x = &r->devices[k];
+        printf("  %6d %7d %10ld %8.3f %6.1f%%\n", x->device, x->workers, x->partitions,
+               x->st.busy / 1000.0, pct_of(x->st.busy, win));
+    }
     printf("idle gaps (no worker busy): %ld, total %s ms, largest %s ms\n", r->overall.gaps,
            ms(r->overall.gap_total, b1), ms(r->overall.gap_max, b2));
     printf("queue depth: max %d, mean %.3f\n", r->maxdepth, r->meandepth);
@@ -963,8 +1031,23 @@ static int write_json(const char *out, const wf *w, const report *r, const char 
         json_gaps(f, &x->st);
         fputc('}', f);
     }
-    fprintf(f, "%s]},\n  \"queue_depth\": {\"max\": %d, \"mean\": %.3f, \"series\": [",
-            r->nworkers ? "\n    " : "", r->maxdepth, r->meandepth);
+    fprintf(f, "%s]},\n  \"devices\": [", r->nworkers ? "\n    " : "");
+    for (int k = 0; k < r->ndevices; k++) {
+        const device_row *x = &r->devices[k];
+        char bs[64];
+        /* seconds to the microsecond, without trailing zeros */
+        snprintf(bs, sizeof bs, "%.6f", x->st.busy / 1000.0);
+        size_t e = strlen(bs);
+        while (e > 1 && bs[e - 1] == '0')
+            bs[--e] = 0;
+        if (e > 1 && bs[e - 1] == '.')
+            bs[--e] = 0;
+        fprintf(f, "%s\n    {\"device\": %d, \"workers\": %d, \"partitions\": %ld, "
+                   "\"busy_s\": %s, \"busy_pct\": %.3f}",
+                k ? "," : "", x->device, x->workers, x->partitions, bs, pct_of(x->st.busy, win));
+    }
+    fprintf(f, "%s],\n  \"queue_depth\": {\"max\": %d, \"mean\": %.3f, \"series\": [",
+            r->ndevices ? "\n  " : "", r->maxdepth, r->meandepth);
     for (size_t i = 0; i < r->ndepth; i++) {
         fprintf(f, "%s[", i ? ", " : "");
         json_num(f, r->depth[i].t);
@@ -1037,7 +1120,10 @@ static int write_svg(const char *out, const wf *w, const report *r, const char *
             r->nworkers, pct_of(r->overall.busy, r->wb - r->wa));
     for (int k = 0; k < rows; k++) {
         double y = top + k * row;
-        if (k < r->nworkers)
+        if (k < r->nworkers && r->workers[k].device >= 0)
+            fprintf(f, "<text x=\"10\" y=\"%.1f\">dev %d worker %d</text>\n", y + bar - 3,
+                    r->workers[k].device, r->workers[k].worker);
+        else if (k < r->nworkers)
             fprintf(f, "<text x=\"10\" y=\"%.1f\">gpu worker %d</text>\n", y + bar - 3,
                     r->workers[k].worker);
         else
@@ -1118,8 +1204,9 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: cuzk-bench waterfall LOG [--svg OUT.svg] [--json OUT.json]\n"
                "  LOG   a daemon log holding TIMELINE,<ms>,<EVENT>,<job>,<detail> lines\n"
-               "  prints per-stage p50/p90/p99, GPU busy %% per worker, idle gaps, queue depth\n"
-               "  and throughput; --svg draws the waterfall, --json writes the numbers\n");
+               "  prints per-stage p50/p90/p99, GPU busy %% per worker and per device, idle\n"
+               "  gaps, queue depth and throughput; --svg draws the waterfall, --json writes\n"
+               "  the numbers\n");
 }
 
 int cz_bench_waterfall_main(int argc, char **argv)
@@ -1178,6 +1265,7 @@ int cz_bench_waterfall_main(int argc, char **argv)
     for (int i = 0; i < r.nst; i++)
         free(r.stages[i].s.v);
     free(r.workers);
+    free(r.devices);
     free(r.depth);
     for (size_t i = 0; i < w.njobs; i++)
         free(w.jobs[i]);

@@ -29,6 +29,11 @@
 # Environment (all optional):
 #   OUT                 where the files go (default BUILD_DIR/gpu-daemon-bench)
 #   DEVICE              CUDA device (default 0)
+#   DEVICES             the TOML list's items for [gpus] devices, e.g. "0, 1"
+#                       (default DEVICE): every listed GPU proves
+#   DEVICE_COPIES       [gpus] device_copies (default 1): each device opened
+#                       as that many device slots (the multi-device paths
+#                       on one GPU; they share its memory)
 #   SYNTH_CONCURRENCY   synthesis workers ([pipeline] synthesis_concurrency,
 #                       default 8: one 2^26 witness takes a core several
 #                       times as long as its partition takes the GPU)
@@ -83,7 +88,8 @@ param_cache = "$TMP"
 total_budget = "${BUDGET:-auto}"
 [gpus]
 backend = "${BACKEND:-cuda}"
-devices = [${DEVICE:-0}]
+devices = [${DEVICES:-${DEVICE:-0}}]
+device_copies = ${DEVICE_COPIES:-1}
 gpu_workers_per_device = ${GPU_WORKERS:-2}
 synth_cpu_setup = $([ "${SYNTH_CPU_SETUP:-0}" = 1 ] && echo true || echo false)
 [pipeline]
@@ -166,6 +172,11 @@ read -r nparts dev_ms total_ms cpu_parts < <(awk '
     END { printf "%d %.0f %.0f %d\n", n, D, T, C }' "$LOG")
 echo "proofs completed:        ${completed:-0} of $PROOFS ($nparts partitions with a GPU_END, $cpu_parts on the CPU)"
 echo "GPU busy (waterfall):    ${busy:-?} % of the busy window (${window:-?} ms), goal >= 90 %"
+# per device slot (the waterfall's device table): partitions and busy %
+awk '/^  device workers partitions/ { on = 1; next }
+     on && /^  +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+%$/ {
+         printf "device slot %s:           %s partitions, busy %s of the window\n", $1, $3, $5; next }
+     { on = 0 }' "$OUT/waterfall.txt"
 echo "stage p50s (ms):"
 grep -E '^(synthesis|queue wait|gpu prep|gpu|gpu\.(upload|spmv|ntt|msm|msm_h|msm_l|msm_hl|msm_a|msm_b1|msm_b2|total|verify)_ms) ' \
     "$OUT/waterfall.txt" | awk '{ name = $1; for (i = 2; i < NF - 5; i++) name = name " " $i; printf "   %-20s %s\n", name, $(NF - 4) }'

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # cli_waterfall.sh — `cuzk-bench waterfall` on logs whose statistics were
-# worked out by hand (tests/data/waterfall/crafted.log: the expected values
-# are derived in the comments below), on a log of malformed lines, on a big
-# generated log, and on bad invocations. The SVG must be well-formed XML with
+# worked out by hand (tests/data/waterfall/crafted.log and a log of two
+# devices: the expected values are derived in the comments below), on a log
+# of malformed lines, on a big generated log, and on bad invocations. The SVG must be well-formed XML with
 # one bar per stage of each partition.
 set -u
 fail=0
@@ -23,7 +23,7 @@ wfb "$data/crafted.log" --svg "$tmp/w.svg" --json "$tmp/w.json" >"$tmp/out" 2>&1
 # (68.571 %), gaps 160 + 60. Queue: [100,110) [400,450) [430,610) (A1 is
 # picked up at once): max 2, mean (10 + 50 + 180) / 820 = 0.293.
 # Two proofs done (job-c never finishes) by 820 ms: 146.341 proofs/min.
-check() { grep -qF -- "$1" "$tmp/out" || { echo "report lacks: $1"; fail=1; }; }
+check() { grep -qF -- "$1" "${2:-$tmp/out}" || { echo "report lacks: $1"; fail=1; }; }
 check "synthesis                   4        200        300        300    207.500        300"
 check "queue wait                  4         10        180        180         60        180"
 check "gpu                         4        100        200        200        125        200"
@@ -36,6 +36,8 @@ check "queue depth: max 2, mean 0.293"
 check "throughput: 2 proofs, 4 partitions in 820 ms: 146.341 proofs/min (0.410 s/proof)"
 check "malformed: 0, unknown events: 1"
 check "jobs: 3, partitions finished: 4, unfinished: 1, GPU workers: 2, synthesis slots: 2"
+# no line has device=: no device table
+grep -q device "$tmp/out" && { echo "crafted.log: a device table without device="; fail=1; }
 
 if command -v python3 >/dev/null; then
   python3 - "$tmp/w.json" "$tmp/w.svg" <<'PY' || fail=1
@@ -58,6 +60,7 @@ assert q["series"] == [[100, 1], [110, 0], [400, 1], [430, 2], [450, 1], [610, 0
 t = d["throughput"]
 assert (t["proofs"], t["partitions"], t["span_ms"], t["proofs_per_min"]) == (2, 4, 820, 146.341), t
 assert d["synthesis_slots"] == 2 and d["malformed"] == 0 and d["unknown_events"] == 1, d
+assert d["devices"] == [], d["devices"]
 svg = xml.dom.minidom.parse(sys.argv[2])
 rects = svg.getElementsByTagName("rect")
 bars = [r for r in rects if r.getElementsByTagName("title")]
@@ -69,6 +72,61 @@ PY
 else
   [ "$(grep -c '<title>' "$tmp/w.svg")" = 8 ] || { echo "svg: expected 8 bars"; fail=1; }
   tail -n 1 "$tmp/w.svg" | grep -q '</svg>' || { echo "svg not closed"; fail=1; }
+fi
+
+# two devices, two workers each (worker numbers unique across devices). By
+# hand: window = first GPU_START 100 .. last GPU_END 1300 = 1200 ms (job-b
+# p3 never ends, so it has no bar). Device 0 (workers 0, 1): [100,400] and
+# [300,600] overlap and merge into [100,600], plus [900,1300]: 500 + 400 =
+# 900 ms = 0.900 s, 75.000 %, 3 partitions. Device 1 (workers 2, 3):
+# [150,250] [200,350] [350,400] merge into [150,400] = 250 ms = 0.250 s,
+# 20.833 %, idle from 400 to the window's end; 3 partitions (p2's GPU_END
+# has no device=, its GPU_START's counts; p3 is unfinished and not one).
+# Lines 17 and 18 have a device= that is not a non-negative integer.
+cat >"$tmp/dev.log" <<'EOF'
+TIMELINE,90,GPU_QUEUE,job-a,partition=0
+TIMELINE,95,GPU_PICKUP,job-a,worker=0,device=0,partition=0
+TIMELINE,100,GPU_START,job-a,worker=0,device=0,partition=0
+TIMELINE,400,GPU_END,job-a,worker=0,device=0,partition=0,gpu_ms=300
+TIMELINE,300,GPU_START,job-a,worker=1,device=0,partition=1
+TIMELINE,600,GPU_END,job-a,worker=1,device=0,partition=1,gpu_ms=300
+TIMELINE,900,GPU_START,job-a,worker=0,device=0,partition=2
+TIMELINE,1300,GPU_END,job-a,worker=0,device=0,partition=2,gpu_ms=400
+TIMELINE,150,GPU_START,job-b,worker=2,device=1,partition=0
+TIMELINE,250,GPU_END,job-b,worker=2,device=1,partition=0,gpu_ms=100
+TIMELINE,200,GPU_START,job-b,worker=3,device=1,partition=1
+TIMELINE,350,GPU_END,job-b,worker=3,device=1,partition=1,gpu_ms=150
+TIMELINE,345,GPU_PICKUP,job-b,worker=2,device=1,partition=2
+TIMELINE,350,GPU_START,job-b,worker=2,device=1,partition=2
+TIMELINE,400,GPU_END,job-b,worker=2,partition=2,gpu_ms=50
+TIMELINE,700,GPU_START,job-b,worker=3,device=1,partition=3
+TIMELINE,500,GPU_START,job-c,worker=3,device=x,partition=0
+TIMELINE,500,GPU_END,job-c,worker=3,device=-1,partition=0
+EOF
+wfb "$tmp/dev.log" --svg "$tmp/dev.svg" --json "$tmp/dev.json" >"$tmp/dout" 2>&1 \
+    || { echo "waterfall failed on dev.log"; cat "$tmp/dout"; fail=1; }
+check "GPU busy window: 100 .. 1300 ms (1200 ms)" "$tmp/dout"
+check "  device workers partitions   busy s  busy %" "$tmp/dout"
+check "       0       2          3    0.900   75.0%" "$tmp/dout"
+check "       1       2          3    0.250   20.8%" "$tmp/dout"
+check "malformed: 2," "$tmp/dout"
+check "malformed line 17: device is not a non-negative integer" "$tmp/dout"
+check "malformed line 18: device is not a non-negative integer" "$tmp/dout"
+check "jobs: 2, partitions finished: 6, unfinished: 1, GPU workers: 4" "$tmp/dout"
+grep -q ">dev 1 worker 3<" "$tmp/dev.svg" || { echo "dev.svg: worker row without its device"; fail=1; }
+if command -v python3 >/dev/null; then
+  python3 - "$tmp/dev.json" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["devices"] == [
+    {"device": 0, "workers": 2, "partitions": 3, "busy_s": 0.9, "busy_pct": 75.0},
+    {"device": 1, "workers": 2, "partitions": 3, "busy_s": 0.25, "busy_pct": 20.833},
+], d["devices"]
+assert d["malformed"] == 2 and d["gpu"]["window_ms"] == [100, 1300], d
+PY
+else
+  grep -qF '{"device": 1, "workers": 2, "partitions": 3, "busy_s": 0.25, "busy_pct": 20.833}' \
+      "$tmp/dev.json" || { echo "dev.json: device 1 wrong"; fail=1; }
 fi
 
 # malformed lines: counted, reported with line numbers, and the rest still used

@@ -105,15 +105,15 @@ class Circuits:
 
 
 class Daemon:
-    def __init__(self, d, extra="", name="daemon", shutdown="20s"):
+    def __init__(self, d, extra="", name="daemon", shutdown="20s", gpus=""):
         self.dir = d
         self.sock = os.path.join(d, name + ".sock")
         self.addr = "unix://" + self.sock
         self.cfg = os.path.join(d, name + ".toml")
         with open(self.cfg, "w") as f:
             f.write('[daemon]\nlisten = "%s"\nshutdown_timeout = "%s"\nstate_dir = "%s"\n%s\n'
-                    '[srs]\nparam_cache = "%s"\n[gpus]\ngpu_threads = 2\n' %
-                    (self.addr, shutdown, os.path.join(d, "state-" + name), extra, os.path.join(d, "params")))
+                    '[srs]\nparam_cache = "%s"\n[gpus]\ngpu_threads = 2\n%s' %
+                    (self.addr, shutdown, os.path.join(d, "state-" + name), extra, os.path.join(d, "params"), gpus))
         self.err_path = os.path.join(d, name + ".stderr")
         self.err = open(self.err_path, "w")
         self.p = subprocess.Popen([DAEMON, "-c", self.cfg, "--log-level", "debug"], stdout=subprocess.PIPE,
@@ -1013,12 +1013,38 @@ def t_config_errors(d, cc, tmp):
               (text.strip(), key, r.returncode, r.stderr.strip()))
 
 
+def t_devices(d, cc, tmp):
+    """[gpus] device_copies = 2: two device slots (two CPU backends, or two
+    copies of each GPU), each with its workers, all fed from one queue"""
+    check("; " in d.ready and "copy 2" in d.ready, "the ready line names both slots: %r" % d.ready.strip())
+    st = status(d)
+    slots_per_worker = len(st.gpus)
+    check(slots_per_worker >= 2, "%d workers over two slots" % slots_per_worker)
+    res = d.c.Prove(pb.ProveRequest(submit=synth_req("synth-8-4")), timeout=HANG).result
+    check(res.status == S.COMPLETED and len(res.proof) == 4 * 192, "4 partitions proved over two slots")
+    m = metrics(d)
+    per = {k: v for k, v in m.items() if k.startswith("cuzk_device_partitions_total{")}
+    check(len(per) == 2 and sum(per.values()) == 4, "partitions by slot: %r" % per)
+    busy = [k for k in m if k.startswith("cuzk_device_busy_seconds_total{")]
+    check(len(busy) == 2, "busy seconds by slot: %r" % busy)
+    ends = d.timeline("GPU_END")
+    devs = [dict(kv.split("=", 1) for kv in l[4:] if "=" in kv).get("device") for l in ends]
+    check(len(ends) == 4 and all(x in ("0", "1") for x in devs), "GPU_END names the slot: %r" % devs)
+    m = re.search(r"status (http://[\w.:\[\]]+)", d.ready)
+    if m:  # the status page, where the daemon has it
+        import json
+        page = json.loads(http(m.group(1) + "/status")[2])
+        check(len(page["devices"]) == 2 and sum(x["partitions"] for x in page["devices"]) == 4 and
+              [w["slot"] for w in page["gpu_workers"]] == [0, 1], "/status lists the slots: %r" % page["devices"])
+
 
 TESTS = {n[2:]: f for n, f in globals().items() if n.startswith("t_")}
 EXTRA = {"bad_requests": 'max_message_size = "1MiB"\n',
          "http_status": 'status_listen = "127.0.0.1:0"\n',
          "json_log": 'unknown_key_here = 1\n[logging]\nformat = "json"\n',
-         "throttle_off": '[synthesis]\nthrottle = false\n'}
+         "throttle_off": '[synthesis]\nthrottle = false\n',
+         "devices": 'status_listen = "127.0.0.1:0"\n'}
+GPUS = {"devices": 'device_copies = 2\ngpu_workers_per_device = 1\n'}
 
 
 def main():
@@ -1031,7 +1057,7 @@ def main():
     skipped = False
     try:
         cc = Circuits(tmp)
-        d = Daemon(tmp, extra=EXTRA.get(name, ""))
+        d = Daemon(tmp, extra=EXTRA.get(name, ""), gpus=GPUS.get(name, ""))
         TESTS[name](d, cc, tmp)
         if d.p is not None:
             rc = d.stop()

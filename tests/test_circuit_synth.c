@@ -55,7 +55,7 @@ static int prove_verify(const cz_circuit *ci, cz_be_worker *bw, const cz_fr *wit
 {
     char msg[512];
     cz_groth16_proof p;
-    if (cz__circuit_prove(ci, bw, wit, &p, NULL, msg, sizeof msg) != CZ_OK) return 0;
+    if (cz__circuit_prove(ci, 0, bw, wit, &p, NULL, msg, sizeof msg) != CZ_OK) return 0;
     return cz__circuit_verify(ci, &p, inputs_from);
 }
 

@@ -16,7 +16,10 @@
  * options (gpu_workers only on CUDA, cuda without a device refused); with a
  * CUDA device, the synthetic key made on the GPU (its proofs verify against
  * the CPU setup's key, no host bytes for its points) and with
- * synth_cpu_setup on the CPU; the journal across two engines. */
+ * synth_cpu_setup on the CPU; several device slots (device_copies: CPU
+ * backends, and two copies of a CUDA device where one exists), each
+ * proving part of one job (test_gather makes that independent of speed);
+ * the journal across two engines. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,6 +420,93 @@ int main(void)
             printf("test_engine: CUDA: the synthetic key made on the GPU proves, HOT, %llu host bytes (%llu with "
                    "the CPU setup)\n", (unsigned long long)host_bytes[0], (unsigned long long)host_bytes[1]);
         }
+    }
+
+    /* several device slots: device_copies CPU backends (and, with a CUDA
+     * device, two copies of device 0 sharing its budget), one worker each.
+     * test_gather makes every worker hold a partition at once before any
+     * proves, so each slot proves at least one of the job's partitions
+     * whatever the machine's speed. The proofs verify; the status lists the
+     * slots, their workers and partitions; GPU_END names each slot; a device
+     * listed twice and too many slots are refused. */
+    for (int cuda = 0; cuda < 1 + (cz_backend_cuda_devices() > 0); cuda++) {
+        unsigned slots = cuda ? 2 : 3, parts = 6;
+        char tlm_path[160];
+        snprintf(tlm_path, sizeof tlm_path, "%s/timeline-multi-%d.txt", dir, cuda);
+        FILE *tlm = fopen(tlm_path, "w+");
+        CHECK(tlm != NULL);
+        cz_engine_opts om = o;
+        om.timeline = tlm;
+        om.state_dir[0] = 0;
+        om.backend = cuda ? CZ_BACKEND_CUDA : CZ_BACKEND_CPU;
+        om.device_copies = (int)slots;
+        om.prove_workers = 1;
+        om.gpu_workers = 1;
+        om.prove_threads = 1;
+        om.test_gather = slots;
+        cz_engine *em = NULL;
+        CHECK_MSG(cz_engine_create(&em, &om, msg, sizeof msg) == CZ_OK, "%s", msg);
+        if (!em) break;
+        cz_job_request qm = req(NULL, 0, "synth-7-6", NULL, 0);
+        char mid[CZ_JOB_ID_MAX];
+        uint32_t mqp;
+        int matt;
+        CHECK(cz_engine_submit(em, &qm, mid, &mqp, &matt, msg, sizeof msg) == CZ_OK);
+        cz_job_result mr;
+        CHECK(cz_engine_await(em, mid, 0, &mr) == CZ_OK);
+        CHECK_MSG(synth_proofs_verify(&s7, 7, &mr, parts), "%u slots (cuda %d): %s %s", slots, cuda,
+                  cz_job_state_name(mr.state), mr.error);
+        cz_job_result_free(&mr);
+        cz_engine_status mst;
+        CHECK(cz_engine_get_status(em, &mst) == CZ_OK);
+        CHECK_MSG(mst.n_devs == slots && mst.n_workers == slots, "%u slots, %u workers", mst.n_devs, mst.n_workers);
+        uint64_t sum = 0;
+        for (unsigned d = 0; d < mst.n_devs; d++) {
+            CHECK_MSG(mst.devs[d].partitions >= 1 && mst.devs[d].workers == 1, "slot %u: %llu partitions, %u workers",
+                      d, (unsigned long long)mst.devs[d].partitions, mst.devs[d].workers);
+            CHECK(mst.workers[d].device == (int)d);
+            CHECK(mst.devs[d].ordinal == (cuda ? 0 : -1));
+            sum += mst.devs[d].partitions;
+        }
+        CHECK_MSG(sum == parts, "%llu partitions over the slots", (unsigned long long)sum);
+        CHECK_MSG(mst.n_devs > 1 && strstr(mst.devs[1].name, ", copy 2") && !strstr(mst.devs[0].name, "copy"),
+                  "slot names '%s', '%s'", mst.n_devs ? mst.devs[0].name : "", mst.n_devs > 1 ? mst.devs[1].name : "");
+        if (cuda) CHECK_MSG(mst.cpu_fallbacks == 0, "%llu fallbacks", (unsigned long long)mst.cpu_fallbacks);
+        cz_engine_status_free(&mst);
+        cz_engine_destroy(em);
+        /* GPU_END: the slot after gpu_ms, each slot at least once */
+        fflush(tlm);
+        rewind(tlm);
+        char ln[1024];
+        unsigned per[4] = {0, 0, 0, 0}, n_end_m = 0;
+        while (fgets(ln, sizeof ln, tlm)) {
+            if (!strstr(ln, ",GPU_END,")) continue;
+            n_end_m++;
+            const char *g = strstr(ln, ",gpu_ms=");
+            unsigned dv = 99;
+            if (g) g = strchr(g + 1, ',');
+            if (g && sscanf(g, ",device=%u,", &dv) == 1 && dv < 4) per[dv]++;
+        }
+        fclose(tlm);
+        CHECK_MSG(n_end_m == parts, "%u GPU_END lines", n_end_m);
+        for (unsigned d = 0; d < slots; d++) CHECK_MSG(per[d] >= 1, "no GPU_END with device=%u", d);
+        CHECK(per[0] + per[1] + per[2] + per[3] == parts);
+        printf("test_engine: %u %s slots, partitions per slot:", slots, cuda ? "CUDA" : "CPU");
+        for (unsigned d = 0; d < slots; d++) printf(" %u", per[d]);
+        printf("\n");
+    }
+    {
+        cz_engine_opts om = o;
+        om.timeline = NULL;
+        om.state_dir[0] = 0;
+        om.backend = CZ_BACKEND_CPU;
+        om.n_devices = 2;
+        om.devices[0] = om.devices[1] = 0;
+        cz_engine *em = NULL;
+        CHECK(cz_engine_create(&em, &om, msg, sizeof msg) != CZ_OK && em == NULL && strstr(msg, "listed twice"));
+        om.n_devices = 1;
+        om.device_copies = CZ_ENGINE_MAX_DEVICES + 1;
+        CHECK(cz_engine_create(&em, &om, msg, sizeof msg) != CZ_OK && em == NULL && strstr(msg, "device slots"));
     }
 
     /* retention 0: an ended job is pruned by the janitor (a hang guard, not a timing verdict) */

@@ -309,12 +309,20 @@ int main(int argc, char **argv)
     eo.prove_workers = 1;
     eo.prove_threads = cfg.gpu_threads;
     eo.backend = (cz_backend_kind)cfg.backend;
+    /* [gpus] devices: the listed ones, or every device found (none: the
+     * CPU under auto; backend cuda then fails to start, saying so) */
     eo.device = cfg.n_devices ? cfg.devices[0] : 0;
+    eo.n_devices = cfg.n_devices;
+    for (int i = 0; i < cfg.n_devices && i < CZ_ENGINE_MAX_DEVICES; i++) eo.devices[i] = cfg.devices[i];
+    if (!cfg.n_devices && eo.backend != CZ_BACKEND_CPU) {
+        int found = cz_backend_cuda_devices();
+        eo.n_devices = found < CZ_ENGINE_MAX_DEVICES ? found : CZ_ENGINE_MAX_DEVICES;
+        for (int i = 0; i < eo.n_devices; i++) eo.devices[i] = i;
+    }
+    eo.device_copies = cfg.device_copies;
     eo.vram_margin = cfg.vram_margin_bytes;
     eo.synth_cpu_setup = cfg.synth_cpu_setup;
     eo.gpu_workers = cfg.gpu_workers_per_device;
-    if (cfg.n_devices > 1 && eo.backend != CZ_BACKEND_CPU)
-        logf_(3, "gpus.devices lists %d devices; this version drives one, device %d", cfg.n_devices, eo.device);
     eo.max_queue_depth = cfg.max_gpu_queue_depth > 0 ? cfg.max_gpu_queue_depth
                                                       : cfg.synthesis_lookahead + eo.synthesis_workers;
     eo.result_retention_ms = cfg.result_retention_ms;
@@ -394,21 +402,28 @@ int main(int argc, char **argv)
     if (upath && chmod(upath, 0660)) logf_(3, "chmod 0660 %s: %s", upath, strerror(errno));
     cz_engine_status est;
     cz_engine_get_status(e, &est);
+    /* the device slots by name: "cuda:0 (NVIDIA H200)", or several joined by "; " */
+    char devnames[1024];
+    snprintf(devnames, sizeof devnames, "%s", est.backend);
+    for (unsigned d = 1; d < est.n_devs; d++) {
+        size_t at = strlen(devnames);
+        snprintf(devnames + at, sizeof devnames - at, "; %s", est.devs[d].name);
+    }
     logf_(2, "param_cache %s, %d synthesis worker(s), %u proving worker(s) on %s (%s threads each), verify_proofs %s",
-          eo.param_cache, eo.synthesis_workers, est.n_workers, est.backend, eo.prove_threads ? "configured" : "all CPU",
+          eo.param_cache, eo.synthesis_workers, est.n_workers, devnames, eo.prove_threads ? "configured" : "all CPU",
           eo.verify_proofs ? "on" : "off");
     logf_(2, "memory budget %llu bytes (%s), keys evicted under pressure after %llu ms idle, synthesis throttle %s, "
              "state_dir %s",
           (unsigned long long)eo.mem_budget, cfg.total_budget_bytes ? "configured" : "auto",
           (unsigned long long)eo.eviction_min_idle_ms, eo.synthesis_throttle ? "on" : "off",
           eo.state_dir[0] ? eo.state_dir : "(none)");
-    printf("cuzk-daemon: ready, listening on %s (pid %d, backend %s%s%s%s)\n", shown, (int)getpid(), est.backend,
+    printf("cuzk-daemon: ready, listening on %s (pid %d, backend %s%s%s%s)\n", shown, (int)getpid(), devnames,
            tls ? ", TLS" : "", status_url[0] ? ", status " : "", status_url);
     {
         char pid[24];
         snprintf(pid, sizeof pid, "%d", (int)getpid());
         cz_log(CZ_LOG_INFO,
-               (const char *const[]){"listen", shown, "backend", est.backend, "pid", pid, "tls", tls ? "1" : "0",
+               (const char *const[]){"listen", shown, "backend", devnames, "pid", pid, "tls", tls ? "1" : "0",
                                      "status_url", status_url, NULL},
                "ready, listening on %s%s%s%s", shown, tls ? " (TLS)" : "", status_url[0] ? ", status page " : "",
                status_url);

@@ -26,7 +26,8 @@
 void cz__cache_init(cz_circuit_cache *c, const char *dir, cz_be *be)
 {
     memset(c, 0, sizeof *c);
-    c->be = be;
+    c->be[0] = be;
+    c->n_be = be ? 1 : 0;
     pthread_mutex_init(&c->mu, NULL);
     pthread_cond_init(&c->cv, NULL);
     snprintf(c->dir, sizeof c->dir, "%s", dir && *dir ? dir : ".");
@@ -34,10 +35,12 @@ void cz__cache_init(cz_circuit_cache *c, const char *dir, cz_be *be)
 
 static void unload(cz_circuit_cache *c, cz_circuit *ci)
 {
-    if (ci->bk) cz_be_release(c->be, ci->bk); /* before the host keys it was made from */
-    ci->bk = NULL;
-    if (ci->dev_pk) cz_be_dev_pk_free(c->be, ci->dev_pk); /* after the last release of its key */
-    ci->dev_pk = NULL;
+    for (unsigned d = 0; d < c->n_be; d++) {
+        if (ci->bk[d]) cz_be_release(c->be[d], ci->bk[d]); /* before the host keys it was made from */
+        ci->bk[d] = NULL;
+        if (ci->dev_pk[d]) cz_be_dev_pk_free(c->be[d], ci->dev_pk[d]); /* after the last release of its key */
+        ci->dev_pk[d] = NULL;
+    }
     ci->dev_key_bytes = 0;
     cz_wbits_map_free(&ci->bits);
     memset(&ci->bits, 0, sizeof ci->bits);
@@ -183,7 +186,7 @@ void cz__cache_release(cz_circuit_cache *c, cz_circuit *ci)
 /* 1 when a synthetic circuit's key is made on the GPU */
 static int synth_on_device(const cz_circuit_cache *c)
 {
-    return c->be && cz_be_kind(c->be) == CZ_BACKEND_CUDA && !c->synth_cpu_setup;
+    return c->n_be && cz_be_kind(c->be[0]) == CZ_BACKEND_CUDA && !c->synth_cpu_setup;
 }
 
 static cz_err load_files(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, char *msg, size_t msglen)
@@ -220,15 +223,22 @@ static cz_err load_files(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, cha
             if (e) return e;
         }
         if (synth_on_device(c)) {
-            double t0 = cz_now_ms();
-            if ((e = cz_be_setup_insecure(c->be, &ci->pk, &ci->dev_pk, &ci->dev_key_bytes, &ci->cs, 1, pool, msg,
-                                          msglen)))
-                return e;
-            cz_log(CZ_LOG_INFO, (const char *const[]){"circuit_id", ci->key, NULL},
-                   "%s: key made on %s by the insecure setup in %.1f s (%.2f GiB of points in device memory); it "
-                   "has no host copy, so this circuit has no CPU fallback ([gpus] synth_cpu_setup = true makes it "
-                   "on the CPU)",
-                   ci->key, cz_be_name(c->be), (cz_now_ms() - t0) / 1000, ci->dev_key_bytes / 1073741824.0);
+            /* one key on each device, the same bits for the same seed; the
+             * vk and lengths come from the first, the others' host parts are
+             * dropped */
+            for (unsigned d = 0; d < c->n_be; d++) {
+                double t0 = cz_now_ms();
+                cz_groth16_pk other = {0};
+                if ((e = cz_be_setup_insecure(c->be[d], d ? &other : &ci->pk, &ci->dev_pk[d], &ci->dev_key_bytes,
+                                              &ci->cs, 1, pool, msg, msglen)))
+                    return e;
+                cz_groth16_pk_free(&other);
+                cz_log(CZ_LOG_INFO, (const char *const[]){"circuit_id", ci->key, NULL},
+                       "%s: key made on %s by the insecure setup in %.1f s (%.2f GiB of points in device memory); "
+                       "it has no host copy, so this circuit has no CPU fallback ([gpus] synth_cpu_setup = true "
+                       "makes it on the CPU)",
+                       ci->key, cz_be_name(c->be[d]), (cz_now_ms() - t0) / 1000, ci->dev_key_bytes / 1073741824.0);
+            }
         } else if ((e = cz_groth16_setup_insecure(&ci->pk, &ci->cs, 1, pool, msg, msglen))) {
             return e;
         }
@@ -242,7 +252,7 @@ static cz_err load_files(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, cha
     ci->n_inputs = ci->cs.n_inputs;
     ci->wit_len = ci->bits.mask ? cz_wbits_len(&ci->bits) : ci->n_vars;
     /* host bytes: a key made on the device has none of its points here */
-    ci->size_bytes = ci->dev_pk ? 0
+    ci->size_bytes = ci->dev_pk[0] ? 0
                                 : (ci->pk.n_h + ci->pk.n_l + ci->pk.n_a + ci->pk.n_b_g1) * sizeof(cz_g1_aff) +
                                       ci->pk.n_b_g2 * sizeof(cz_g2_aff);
     for (int m = 0; m < 3; m++)
@@ -270,7 +280,7 @@ static void working_set(cz_circuit *ci)
     int log_m = ci->type == CZ_CIRC_ZKEY ? ci->zk.pk.log_domain : cz_groth16_domain_log(&ci->cs);
     ci->ws.witness = ci->wit_len * sizeof(cz_fr);
     ci->ws.synth = 0; /* every witness is written straight into W */
-    ci->ws.prove = ci->bk && cz_be_key_device_bytes(ci->bk)
+    ci->ws.prove = ci->bk[0] && cz_be_key_device_bytes(ci->bk[0])
                        ? 0
                        : 3 * ((uint64_t)1 << log_m) * sizeof(cz_fr) + 2 * ((ci->n_vars + 63) / 64) * 8 +
                              (ci->bits.mask ? ci->n_vars * sizeof(cz_fr) : 0); /* the compact witness expanded */
@@ -292,23 +302,33 @@ cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64
     ci->loading = 1;
     pthread_mutex_unlock(&c->mu);
     cz_err e = load_files(c, ci, pool, msg, msglen);
-    if (!e) {
+    int on_device = 0;
+    for (unsigned d = 0; !e && d < c->n_be; d++) {
         cz_be_circuit bc = {0};
         if (ci->type == CZ_CIRC_ZKEY) {
             bc.zpk = &ci->zk.pk;
         } else {
             bc.pk = &ci->pk;
             bc.cs = &ci->cs;
-            bc.dev_pk = ci->dev_pk; /* NULL unless made on the device */
+            bc.dev_pk = ci->dev_pk[d]; /* NULL unless made on the device */
         }
         bc.bits = ci->bits.mask ? &ci->bits : NULL;
         char m[512];
-        if ((e = cz_be_load(c->be, &bc, &ci->bk, m, sizeof m)))
-            cz_fail(e, msg, msglen, "%s: loading the keys into the backend: %s", ci->key, m);
+        if ((e = cz_be_load(c->be[d], &bc, &ci->bk[d], m, sizeof m))) {
+            if (c->n_be > 1)
+                cz_fail(e, msg, msglen, "%s: loading the keys into %s: %s", ci->key, cz_be_name(c->be[d]), m);
+            else
+                cz_fail(e, msg, msglen, "%s: loading the keys into the backend: %s", ci->key, m);
+        }
     }
-    if (e) unload(c, ci);
-    else working_set(ci);
-    int on_device = !e && ci->bk && cz_be_key_resident(ci->bk);
+    if (e) {
+        unload(c, ci);
+    } else {
+        working_set(ci);
+        /* HOT only when every device holds it */
+        on_device = 1;
+        for (unsigned d = 0; d < c->n_be; d++) on_device &= ci->bk[d] && cz_be_key_resident(ci->bk[d]);
+    }
     pthread_mutex_lock(&c->mu);
     ci->loading = 0;
     ci->loaded = e == CZ_OK;
@@ -543,15 +563,17 @@ cz_err cz__circuit_witness(const cz_circuit *ci, uint32_t partition, const uint8
     return CZ_OK;
 }
 
-cz_err cz__circuit_prove(const cz_circuit *ci, cz_be_worker *bw, const cz_fr *w, cz_groth16_proof *out,
-                         cz_groth16_timings *t, char *msg, size_t msglen)
+cz_err cz__circuit_prove(const cz_circuit *ci, unsigned dev, cz_be_worker *bw, const cz_fr *w,
+                         cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
 {
     cz_fr r, s;
     cz_err e;
     if ((e = cz_groth16_random_fr(&r)) || (e = cz_groth16_random_fr(&s)))
         return cz_fail(e, msg, msglen, "no randomness from the kernel");
-    if (ci->bits.mask) return cz_be_prove_bits(bw, ci->bk, w, &r, &s, out, t, msg, msglen);
-    return cz_be_prove(bw, ci->bk, w, &r, &s, out, t, msg, msglen);
+    if (dev >= CZ_ENGINE_MAX_DEVICES || !ci->bk[dev])
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "%s: no key loaded on device %u", ci->key, dev);
+    if (ci->bits.mask) return cz_be_prove_bits(bw, ci->bk[dev], w, &r, &s, out, t, msg, msglen);
+    return cz_be_prove(bw, ci->bk[dev], w, &r, &s, out, t, msg, msglen);
 }
 
 int cz__circuit_verify(const cz_circuit *ci, const cz_groth16_proof *p, const cz_fr *w)

@@ -78,10 +78,11 @@ typedef struct cz_circuit {
     cz_groth16_pk pk;         /* PARAMS, SYNTH */
     cz_zkey zk;               /* ZKEY */
     cz_groth16_pvk pvk;
-    cz_be_key *bk;            /* the keys in the cache's backend */
-    void *dev_pk;             /* SYNTH on CUDA: the key's points, made on the device (cz_be_setup_insecure;
-                               * pk then holds the vk and lengths only); freed after bk's release */
-    uint64_t dev_key_bytes;   /* their device bytes */
+    cz_be_key *bk[CZ_ENGINE_MAX_DEVICES];  /* the keys in the cache's backends, bk[d] in be[d] */
+    void *dev_pk[CZ_ENGINE_MAX_DEVICES];   /* SYNTH on CUDA: the key's points, made on device d
+                                            * (cz_be_setup_insecure; pk then holds the vk and lengths
+                                            * only); freed after bk[d]'s release */
+    uint64_t dev_key_bytes;   /* their device bytes on one device */
     uint64_t n_vars, n_inputs;
     cz_wbits_map bits;        /* SYNTH: the generator's bit map (cz_synth_bit_mask), loaded into bk with the
                                * key, so its partitions' witnesses are compact (wbits.h); mask NULL: full */
@@ -99,13 +100,16 @@ typedef struct {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     cz_circuit *head;
-    cz_be *be;                /* where loaded keys go (set before the first load) */
+    cz_be *be[CZ_ENGINE_MAX_DEVICES]; /* where loaded keys go: every one of them (set before the first
+                                       * load; all CUDA, or one CPU backend) */
+    unsigned n_be;
     int synth_cpu_setup;      /* 1: synthetic keys from the CPU setup even on a CUDA backend */
     int synth_full_witness;   /* 1: synthetic keys without their bit map, so full witnesses (for tests and
                                * comparisons; set before the first load) */
     char dir[4096];
 } cz_circuit_cache;
 
+/* be (may be NULL: set be[] and n_be before the first load) becomes be[0] */
 void cz__cache_init(cz_circuit_cache *c, const char *dir, cz_be *be);
 void cz__cache_destroy(cz_circuit_cache *c);
 
@@ -190,9 +194,9 @@ cz_err cz__circuit_witness(const cz_circuit *ci, uint32_t partition, const uint8
  * field given) */
 cz_err cz__payload_check(const uint8_t *payload, size_t len, const char *field, char *msg, size_t msglen);
 /* proves one partition with fresh randomness on a worker of the cache's
- * backend (ci loaded and held); w as cz__circuit_witness made it (compact,
- * through cz_be_prove_bits, when ci->bits has a mask) */
-cz_err cz__circuit_prove(const cz_circuit *ci, cz_be_worker *bw, const cz_fr *w, cz_groth16_proof *out,
+ * backend be[dev] (ci loaded and held); w as cz__circuit_witness made it
+ * (compact, through cz_be_prove_bits, when ci->bits has a mask) */
+cz_err cz__circuit_prove(const cz_circuit *ci, unsigned dev, cz_be_worker *bw, const cz_fr *w, cz_groth16_proof *out,
                          cz_groth16_timings *t, char *msg, size_t msglen);
 /* 1 if the proof verifies against the circuit's vk and the public inputs
  * w[1..n_inputs-1] of the witness it was made from (either form) */

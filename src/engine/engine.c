@@ -173,7 +173,16 @@ struct cz_engine {
     unsigned pq_len, synthesizing;
     unsigned queued_jobs, running_jobs;
     cz_circuit_cache cache;
-    cz_be *be;
+    /* the device slots: one backend each (all CUDA, or CPU), per_dev
+     * proving workers each (worker wi on slot wi / per_dev) */
+    cz_be *be[CZ_ENGINE_MAX_DEVICES];
+    char dev_name[CZ_ENGINE_MAX_DEVICES][160];
+    int dev_ordinal[CZ_ENGINE_MAX_DEVICES];
+    unsigned n_be, per_dev;
+    uint64_t dev_busy_ms[CZ_ENGINE_MAX_DEVICES], dev_parts[CZ_ENGINE_MAX_DEVICES]; /* under mu */
+    unsigned holding;            /* partitions taken by proving workers, not yet done (under mu) */
+    int gathered;                /* opts.test_gather reached once (under mu) */
+    pthread_cond_t gather_cv;
     /* threads */
     pthread_t *synth_th, *prove_th, jan_th;
     unsigned n_synth, n_prove, synth_started, prove_started;
@@ -787,14 +796,15 @@ static void *prove_main(void *arg)
     cz_engine *e = wa->e;
     unsigned wi = wa->idx;
     free(wa);
+    unsigned dev = wi / e->per_dev;
     char msg[512];
     cz_be_worker *bw = NULL;
-    cz_err ie = cz_be_worker_create(e->be, &bw, msg, sizeof msg);
+    cz_err ie = cz_be_worker_create(e->be[dev], &bw, msg, sizeof msg);
     pthread_mutex_lock(&e->mu);
     e->inited++;
     if (ie && !e->init_err) {
         e->init_err = ie;
-        snprintf(e->init_msg, sizeof e->init_msg, "proving worker %u (%s): %s", wi, cz_be_name(e->be), msg);
+        snprintf(e->init_msg, sizeof e->init_msg, "proving worker %u (%s): %s", wi, e->dev_name[dev], msg);
     }
     pthread_cond_broadcast(&e->done_cv);
     for (;;) {
@@ -820,6 +830,14 @@ static void *prove_main(void *arg)
         snprintf(e->wst[wi].current_job, sizeof e->wst[wi].current_job, "%s", j->id);
         e->wst[wi].current_kind = j->kind;
         cz_circuit *ci = j->ci;
+        e->holding++;
+        if (e->o.test_gather && !e->gathered) { /* tests: wait for the others */
+            if (e->holding >= e->o.test_gather) {
+                e->gathered = 1;
+                pthread_cond_broadcast(&e->gather_cv);
+            }
+            while (!e->gathered && !e->stop) pthread_cond_wait(&e->gather_cv, &e->mu);
+        }
         pthread_mutex_unlock(&e->mu);
 
         timeline(e, "GPU_PICKUP", j, "worker=%u,partition=%u", wi, p->idx);
@@ -827,12 +845,14 @@ static void *prove_main(void *arg)
         double t = cz_now_ms();
         cz_groth16_proof proof;
         cz_groth16_timings tm = {0};
-        cz_err err = cz__circuit_prove(ci, bw, p->w, &proof, &tm, msg, sizeof msg);
+        cz_err err = cz__circuit_prove(ci, dev, bw, p->w, &proof, &tm, msg, sizeof msg);
         double tv = cz_now_ms();
         int ok = !err && (!e->o.verify_proofs || cz__circuit_verify(ci, &proof, p->w));
         double verify_ms = cz_now_ms() - tv;
         uint64_t gpu_ms = (uint64_t)(cz_now_ms() - t);
-        /* msm_ms (all MSMs) stays for the readers of the first format; the
+        /* GPU_PICKUP and GPU_START keep the reference's form; GPU_END adds,
+         * after its gpu_ms, device (the worker's device slot) and the rest.
+         * msm_ms (all MSMs) stays for the readers of the first format; the
          * per-stage fields follow (msm_hl_ms = h + l, which the CPU runs as
          * one MSM, leaving msm_h_ms and msm_l_ms 0); cpu=1: a CUDA backend
          * proved this partition on the CPU; stage (CZ_STAGE_*: 1 staged,
@@ -843,10 +863,10 @@ static void *prove_main(void *arg)
             snprintf(stage, sizeof stage, ",stage=%d,staged_bytes=%llu", tm.stage,
                      (unsigned long long)tm.staged_bytes);
         timeline(e, "GPU_END", j,
-                 "worker=%u,partition=%u,gpu_ms=%llu,spmv_ms=%.0f,ntt_ms=%.0f,msm_ms=%.0f,verify_ms=%.0f,"
+                 "worker=%u,partition=%u,gpu_ms=%llu,device=%u,spmv_ms=%.0f,ntt_ms=%.0f,msm_ms=%.0f,verify_ms=%.0f,"
                  "upload_ms=%.0f,msm_h_ms=%.0f,msm_l_ms=%.0f,msm_hl_ms=%.0f,msm_a_ms=%.0f,msm_b1_ms=%.0f,"
                  "msm_b2_ms=%.0f,total_ms=%.0f%s%s%s",
-                 wi, p->idx, (unsigned long long)gpu_ms, tm.spmv_ms, tm.ntt_ms,
+                 wi, p->idx, (unsigned long long)gpu_ms, dev, tm.spmv_ms, tm.ntt_ms,
                  tm.msm_hl_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_b2_ms, verify_ms, tm.upload_ms, tm.msm_h_ms,
                  tm.msm_l_ms, tm.msm_hl_ms, tm.msm_a_ms, tm.msm_b1_ms, tm.msm_b2_ms, tm.total_ms,
                  stage, tm.on_cpu ? ",cpu=1" : "", ok ? "" : ",error=1");
@@ -855,6 +875,9 @@ static void *prove_main(void *arg)
         e->wst[wi].current_job[0] = 0;
         e->wst[wi].current_kind = 0;
         e->wst[wi].busy_ms += gpu_ms;
+        e->dev_busy_ms[dev] += gpu_ms;
+        e->dev_parts[dev]++;
+        e->holding--;
         j->prove_ms += gpu_ms;
         e->prove_total += gpu_ms;
         if (ok) stage_count(e->prove_bucket, &e->prove_count, &e->prove_sum, gpu_ms);
@@ -1031,6 +1054,42 @@ static cz_err restore(cz_engine *e, char *msg, size_t msglen)
     return CZ_OK;
 }
 
+/* opens the device slots: each of opts.devices (or opts.device alone)
+ * device_copies times; where the first opens as the CPU (backend cpu, or
+ * auto without a device), device_copies CPU backends */
+static cz_err open_backends(cz_engine *e, char *msg, size_t msglen)
+{
+    int one = e->o.device, *devs = e->o.n_devices ? e->o.devices : &one;
+    unsigned nd = e->o.n_devices ? (unsigned)e->o.n_devices : 1, copies = (unsigned)e->o.device_copies;
+    if ((uint64_t)nd * copies > CZ_ENGINE_MAX_DEVICES)
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "%u devices x %u copies: more than %d device slots", nd,
+                       copies, CZ_ENGINE_MAX_DEVICES);
+    for (unsigned i = 0; i < nd; i++)
+        for (unsigned k = 0; k < i; k++)
+            if (devs[i] == devs[k])
+                return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "device %d is listed twice", devs[i]);
+    for (unsigned slot = 0; slot < nd * copies; slot++) {
+        cz_backend_opts bo = {.kind = e->o.backend, .device = devs[slot / copies],
+                              .threads = (unsigned)e->o.prove_threads, .vram_margin = e->o.vram_margin,
+                              .host_stage = host_stage, .host_stage_ctx = e, .quiet = slot > 0};
+        if (slot) bo.kind = cz_be_kind(e->be[0]); /* the rest as the first opened: all CUDA, or all CPU */
+        char m[512];
+        cz_err be_err = cz_be_open(&e->be[slot], &bo, m, sizeof m);
+        if (be_err) {
+            if (slot) return cz_fail(be_err, msg, msglen, "device %d: %s", bo.device, m);
+            return cz_fail(be_err, msg, msglen, "%s", m);
+        }
+        e->n_be = slot + 1;
+        int cuda = cz_be_kind(e->be[slot]) == CZ_BACKEND_CUDA;
+        e->dev_ordinal[slot] = cuda ? bo.device : -1;
+        if (slot % copies) snprintf(e->dev_name[slot], sizeof e->dev_name[slot], "%.140s, copy %u",
+                                    cz_be_name(e->be[slot]), slot % copies + 1);
+        else snprintf(e->dev_name[slot], sizeof e->dev_name[slot], "%s", cz_be_name(e->be[slot]));
+        if (!slot && !cuda) nd = 1; /* the CPU: the device list does not apply */
+    }
+    return CZ_OK;
+}
+
 /* ---- API ---- */
 cz_err cz_engine_create(cz_engine **out, const cz_engine_opts *o, char *msg, size_t msglen)
 {
@@ -1042,6 +1101,8 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_opts *o, char *msg, siz
     if (e->o.max_queue_depth < 1) e->o.max_queue_depth = 1;
     if (e->o.prove_threads < 0) e->o.prove_threads = 0;
     if (e->o.gpu_workers < 0) e->o.gpu_workers = 0;
+    if (e->o.device_copies < 1) e->o.device_copies = 1;
+    if (e->o.n_devices < 0) e->o.n_devices = 0;
     e->t0 = cz_now_ms();
     uint8_t nb[8] = {0};
     cz_os_random(nb, sizeof nb);
@@ -1052,23 +1113,23 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_opts *o, char *msg, siz
     pthread_cond_init(&e->prove_cv, NULL);
     pthread_cond_init(&e->done_cv, NULL);
     pthread_cond_init(&e->jan_cv, NULL);
+    pthread_cond_init(&e->gather_cv, NULL);
     pthread_mutex_init(&e->th_mu, NULL);
     pthread_cond_init(&e->th_cv, NULL);
     cz_mem_init(&e->mem, e->o.mem_budget);
     cz__cache_init(&e->cache, e->o.param_cache, NULL);
-    cz_backend_opts bo = {.kind = e->o.backend, .device = e->o.device, .threads = (unsigned)e->o.prove_threads,
-                          .vram_margin = e->o.vram_margin, .host_stage = host_stage, .host_stage_ctx = e};
     cz_err re = cz__reaper_start(&e->reaper, reaper_done, e, msg, msglen);
     if (re) {
         cz_engine_destroy(e);
         return re;
     }
-    cz_err be_err = cz_be_open(&e->be, &bo, msg, msglen);
+    cz_err be_err = open_backends(e, msg, msglen);
     if (be_err) {
         cz_engine_destroy(e);
         return be_err;
     }
-    e->cache.be = e->be;
+    for (unsigned d = 0; d < e->n_be; d++) e->cache.be[d] = e->be[d];
+    e->cache.n_be = e->n_be;
     e->cache.synth_cpu_setup = e->o.synth_cpu_setup;
     if (e->o.state_dir[0]) {
         cz_err je = restore(e, msg, msglen);
@@ -1078,8 +1139,9 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_opts *o, char *msg, siz
         }
     }
     e->n_synth = (unsigned)e->o.synthesis_workers;
-    e->n_prove = (unsigned)(cz_be_kind(e->be) == CZ_BACKEND_CUDA && e->o.gpu_workers > 0 ? e->o.gpu_workers
-                                                                                          : e->o.prove_workers);
+    e->per_dev = (unsigned)(cz_be_kind(e->be[0]) == CZ_BACKEND_CUDA && e->o.gpu_workers > 0 ? e->o.gpu_workers
+                                                                                             : e->o.prove_workers);
+    e->n_prove = e->per_dev * e->n_be;
     e->synth_th = calloc(e->n_synth, sizeof *e->synth_th);
     e->prove_th = calloc(e->n_prove, sizeof *e->prove_th);
     e->wst = calloc(e->n_prove, sizeof *e->wst);
@@ -1095,6 +1157,7 @@ cz_err cz_engine_create(cz_engine **out, const cz_engine_opts *o, char *msg, siz
         worker_arg *wa = malloc(sizeof *wa);
         if (!wa) goto nomem;
         *wa = (worker_arg){e, i};
+        e->wst[i].device = (int)(i / e->per_dev);
         if (pthread_create(&e->prove_th[i], NULL, prove_main, wa)) { free(wa); goto nothread; }
         e->prove_started++;
     }
@@ -1131,6 +1194,7 @@ void cz_engine_destroy(cz_engine *e)
     pthread_cond_broadcast(&e->synth_cv);
     pthread_cond_broadcast(&e->prove_cv);
     pthread_cond_broadcast(&e->jan_cv);
+    pthread_cond_broadcast(&e->gather_cv);
     pthread_mutex_unlock(&e->mu);
     for (unsigned i = 0; i < e->synth_started; i++) pthread_join(e->synth_th[i], NULL);
     for (unsigned i = 0; i < e->prove_started; i++) pthread_join(e->prove_th[i], NULL);
@@ -1166,12 +1230,14 @@ void cz_engine_destroy(cz_engine *e)
         j = n;
     }
     cz__cache_destroy(&e->cache);
-    cz_be_close(e->be); /* after the cache has released its keys and every worker is gone */
+    for (unsigned d = 0; d < e->n_be; d++)
+        cz_be_close(e->be[d]); /* after the cache has released its keys and every worker is gone */
     pthread_mutex_destroy(&e->mu);
     pthread_cond_destroy(&e->synth_cv);
     pthread_cond_destroy(&e->prove_cv);
     pthread_cond_destroy(&e->done_cv);
     pthread_cond_destroy(&e->jan_cv);
+    pthread_cond_destroy(&e->gather_cv);
     pthread_mutex_destroy(&e->th_mu);
     pthread_cond_destroy(&e->th_cv);
     free(e->synth_th);
@@ -1614,16 +1680,38 @@ cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *s)
     s->throttle_waits = e->th_waits;
     s->throttle_wait_ms = (uint64_t)e->th_wait_ms;
     pthread_mutex_unlock(&e->th_mu);
-    snprintf(s->backend, sizeof s->backend, "%s", cz_be_name(e->be));
-    s->backend_kind = (int)cz_be_kind(e->be);
-    s->device = s->backend_kind == CZ_BACKEND_CUDA ? e->o.device : -1;
-    cz_be_stats bs;
-    cz_be_get_stats(e->be, &bs);
-    s->backend_proofs = bs.proofs;
-    s->cpu_fallbacks = bs.cpu_fallbacks;
-    s->vram_budget = bs.vram_budget;
-    s->vram_used = bs.vram_used;
-    s->vram_peak = bs.vram_peak;
+    snprintf(s->backend, sizeof s->backend, "%s", e->dev_name[0]);
+    s->backend_kind = (int)cz_be_kind(e->be[0]);
+    s->device = e->dev_ordinal[0];
+    s->devs = calloc(e->n_be, sizeof *s->devs);
+    s->n_devs = s->devs ? e->n_be : 0;
+    for (unsigned d = 0; d < e->n_be; d++) {
+        cz_be_stats bs;
+        cz_be_get_stats(e->be[d], &bs);
+        s->backend_proofs += bs.proofs;
+        s->cpu_fallbacks += bs.cpu_fallbacks;
+        if (!d) {
+            s->vram_budget = bs.vram_budget;
+            s->vram_used = bs.vram_used;
+            s->vram_peak = bs.vram_peak;
+        }
+        if (!s->devs) continue;
+        cz_device_status *ds = &s->devs[d];
+        snprintf(ds->name, sizeof ds->name, "%s", e->dev_name[d]);
+        ds->ordinal = e->dev_ordinal[d];
+        ds->workers = e->per_dev;
+        ds->proofs = bs.proofs;
+        ds->cpu_fallbacks = bs.cpu_fallbacks;
+        ds->vram_budget = bs.vram_budget;
+        ds->vram_used = bs.vram_used;
+        ds->vram_peak = bs.vram_peak;
+    }
+    pthread_mutex_lock(&e->mu);
+    for (unsigned d = 0; d < s->n_devs; d++) {
+        s->devs[d].busy_ms = e->dev_busy_ms[d];
+        s->devs[d].partitions = e->dev_parts[d];
+    }
+    pthread_mutex_unlock(&e->mu);
     return CZ_OK;
 }
 
@@ -1631,8 +1719,11 @@ void cz_engine_status_free(cz_engine_status *s)
 {
     free(s->workers);
     free(s->srs);
+    free(s->devs);
     s->workers = NULL;
     s->srs = NULL;
+    s->devs = NULL;
+    s->n_devs = 0;
 }
 
 void cz_engine_pause(cz_engine *e, int paused)

@@ -72,6 +72,9 @@ typedef enum {
 
 #define CZ_JOB_ID_MAX 48
 #define CZ_CIRCUIT_ID_MAX 128
+/* devices one engine drives (device slots: every device in use, times
+ * device_copies) */
+#define CZ_ENGINE_MAX_DEVICES 64
 
 typedef struct {
     char param_cache[4096];     /* folder of <circuit_id>.params/.pce/.vk/.zkey */
@@ -90,9 +93,21 @@ typedef struct {
      * else the CPU), CPU or CUDA (cz_engine_create fails where it cannot
      * open, with the backend's message) */
     cz_backend_kind backend;
-    int device;                 /* CUDA device index */
+    int device;                 /* CUDA device index, when n_devices is 0 */
+    /* CUDA: the devices to prove on, each with its own backend (its key
+     * copies, VRAM budget, kernel lock) and gpu_workers proving workers,
+     * all taking partitions from one queue; n_devices 0 = `device` alone.
+     * Ignored where the backend opens as the CPU (one backend). */
+    int devices[CZ_ENGINE_MAX_DEVICES];
+    int n_devices;
+    /* each device opened this many times (>= 1; default 1), as that many
+     * device slots with their own workers, key copies and kernel locks,
+     * sharing the device's one memory budget; on the CPU backend, that
+     * many CPU backends. For testing the multi-device paths with one
+     * device; n_devices * device_copies <= CZ_ENGINE_MAX_DEVICES. */
+    int device_copies;
     uint64_t vram_margin;       /* CUDA: device bytes kept out of the budget; 0 = the backend's default */
-    int gpu_workers;            /* proving workers on a CUDA backend; 0 = prove_workers */
+    int gpu_workers;            /* proving workers per device on a CUDA backend; 0 = prove_workers */
     /* the synthetic circuits' keys: on a CUDA backend made on the GPU (no
      * host copy of their points, so no CPU fallback: circuit.h) unless this
      * is 1, which makes them with the CPU setup as on the CPU backend */
@@ -105,6 +120,11 @@ typedef struct {
     /* 1: synthesis workers yield, between chunks, while a proving worker runs
      * its bandwidth-heavy host stage (the cooperative throttle); 0: off */
     int synthesis_throttle;
+    /* tests only: a proving worker that has taken a partition waits, before
+     * proving it, until this many partitions are taken at once (or the
+     * engine stops), so a test can tell that partitions spread over every
+     * worker and device; 0 = off */
+    unsigned test_gather;
 } cz_engine_opts;
 
 /* defaults: 1 synthesis worker, 1 proving worker on all CPUs, queue depth 2,
@@ -214,7 +234,17 @@ typedef struct {
     char current_job[CZ_JOB_ID_MAX];
     int current_kind;
     uint64_t busy_ms;
+    int device;                /* its device slot (cz_engine_status.devs) */
 } cz_worker_status;
+
+/* one device slot: a backend the engine proves on */
+typedef struct {
+    char name[160];            /* "cpu", "cuda:0 (NVIDIA H200)" (", copy 2" for a device_copies copy) */
+    int ordinal;               /* the CUDA device index; -1 on the CPU */
+    unsigned workers;          /* its proving workers */
+    uint64_t proofs, cpu_fallbacks, busy_ms, partitions;
+    uint64_t vram_budget, vram_used, vram_peak; /* of the physical device (copies share it) */
+} cz_device_status;
 
 typedef struct {
     uint64_t uptime_ms;
@@ -238,6 +268,10 @@ typedef struct {
     char backend[160];
     int backend_kind, device;
     uint64_t backend_proofs, cpu_fallbacks, vram_budget, vram_used, vram_peak;
+    /* every device slot (the figures above are slot 0's, except
+     * backend_proofs and cpu_fallbacks: all slots'); malloc'ed */
+    unsigned n_devs;
+    cz_device_status *devs;
     /* host memory (membudget.h): the budget (0 = no limit), bytes accounted
      * now (keys + loads under way + partitions), the peak, the keys' share;
      * partitions that had to wait for room, keys evicted under pressure,

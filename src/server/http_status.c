@@ -62,7 +62,9 @@ char *cz_status_json(cz_engine *e)
         cz_rpc_worker_name(&st, i, name, sizeof name);
         cz_tb_put(&b, "%s{\"worker\":%u,\"name\":", i ? "," : "", i);
         cz_tb_json_str(&b, name);
-        cz_tb_put(&b, ",\"device\":%d,\"current_job_id\":", st.device);
+        int d = st.workers[i].device;
+        cz_tb_put(&b, ",\"device\":%d,\"slot\":%d,\"current_job_id\":",
+                  d >= 0 && (unsigned)d < st.n_devs ? st.devs[d].ordinal : st.device, d);
         cz_tb_json_str(&b, st.workers[i].current_job);
         cz_tb_put(&b, ",\"current_proof_kind\":\"%s\",\"busy_seconds\":%.3f}",
                   st.workers[i].current_job[0] ? cz_kind_name(st.workers[i].current_kind) : "",
@@ -76,6 +78,19 @@ char *cz_status_json(cz_engine *e)
     else cz_tb_put(&b, "null");
     cz_tb_put(&b, ",\"vram_budget_bytes\":%llu,\"vram_used_bytes\":%llu,\"vram_peak_bytes\":%llu}",
               (unsigned long long)st.vram_budget, (unsigned long long)st.vram_used, (unsigned long long)st.vram_peak);
+    cz_tb_put(&b, ",\"devices\":[");
+    for (unsigned d = 0; d < st.n_devs; d++) {
+        const cz_device_status *ds = &st.devs[d];
+        cz_tb_put(&b, "%s{\"slot\":%u,\"name\":", d ? "," : "", d);
+        cz_tb_json_str(&b, ds->name);
+        cz_tb_put(&b,
+                  ",\"device\":%d,\"workers\":%u,\"partitions\":%llu,\"busy_seconds\":%.3f,\"cpu_fallbacks\":%llu,"
+                  "\"vram_budget_bytes\":%llu,\"vram_used_bytes\":%llu,\"vram_peak_bytes\":%llu}",
+                  ds->ordinal, ds->workers, (unsigned long long)ds->partitions, ds->busy_ms / 1e3,
+                  (unsigned long long)ds->cpu_fallbacks, (unsigned long long)ds->vram_budget,
+                  (unsigned long long)ds->vram_used, (unsigned long long)ds->vram_peak);
+    }
+    cz_tb_put(&b, "]");
     cz_tb_put(&b, ",\"loaded_keys\":[");
     for (size_t i = 0; i < st.n_srs; i++) {
         cz_tb_put(&b, "%s{\"circuit_id\":", i ? "," : "");

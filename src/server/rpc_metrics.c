@@ -16,7 +16,9 @@
 
 void cz_rpc_worker_name(const cz_engine_status *st, unsigned i, char *out, size_t outlen)
 {
-    if (st->backend_kind == CZ_BACKEND_CUDA) snprintf(out, outlen, "%.32s worker %u", st->backend, i);
+    int d = i < st->n_workers ? st->workers[i].device : 0;
+    const char *dn = d >= 0 && (unsigned)d < st->n_devs ? st->devs[d].name : st->backend;
+    if (st->backend_kind == CZ_BACKEND_CUDA) snprintf(out, outlen, "%.40s worker %u", dn, i);
     else snprintf(out, outlen, "cpu-worker-%u", i);
 }
 
@@ -120,17 +122,37 @@ char *cz_rpc_metrics_text(cz_engine *e)
             "# HELP cuzk_resident_memory_peak_bytes Peak resident memory of the daemon since start.\n"
             "# TYPE cuzk_resident_memory_peak_bytes gauge\ncuzk_resident_memory_peak_bytes %llu\n",
         (unsigned long long)rss, (unsigned long long)peak);
-    if (st.backend_kind == CZ_BACKEND_CUDA)
-        put(&b, "# HELP cuzk_vram_budget_bytes Device memory the CUDA backend may use.\n"
-                "# TYPE cuzk_vram_budget_bytes gauge\ncuzk_vram_budget_bytes{device=\"%d\"} %llu\n"
-                "# HELP cuzk_vram_used_bytes Device memory in use (keys, constraint systems, scratch).\n"
-                "# TYPE cuzk_vram_used_bytes gauge\ncuzk_vram_used_bytes{device=\"%d\"} %llu\n"
-                "# HELP cuzk_vram_peak_bytes Peak device memory in use since start.\n"
-                "# TYPE cuzk_vram_peak_bytes gauge\ncuzk_vram_peak_bytes{device=\"%d\"} %llu\n"
-                "# HELP cuzk_cpu_fallbacks_total Partitions a CUDA backend proved on the CPU.\n"
+    if (st.backend_kind == CZ_BACKEND_CUDA) {
+        /* one line per CUDA device (device_copies share theirs) */
+        static const char *const vn[3] = {"cuzk_vram_budget_bytes", "cuzk_vram_used_bytes", "cuzk_vram_peak_bytes"};
+        static const char *const vh[3] = {"Device memory the CUDA backend may use.",
+                                          "Device memory in use (keys, constraint systems, scratch).",
+                                          "Peak device memory in use since start."};
+        for (int v = 0; v < 3; v++) {
+            put(&b, "# HELP %s %s\n# TYPE %s gauge\n", vn[v], vh[v], vn[v]);
+            for (unsigned d = 0; d < st.n_devs; d++) {
+                int seen = 0;
+                for (unsigned k = 0; k < d; k++) seen |= st.devs[k].ordinal == st.devs[d].ordinal;
+                if (seen) continue;
+                const cz_device_status *ds = &st.devs[d];
+                put(&b, "%s{device=\"%d\"} %llu\n", vn[v], ds->ordinal,
+                    (unsigned long long)(v == 0 ? ds->vram_budget : v == 1 ? ds->vram_used : ds->vram_peak));
+            }
+        }
+        put(&b, "# HELP cuzk_cpu_fallbacks_total Partitions a CUDA backend proved on the CPU.\n"
                 "# TYPE cuzk_cpu_fallbacks_total counter\ncuzk_cpu_fallbacks_total %llu\n",
-            st.device, (unsigned long long)st.vram_budget, st.device, (unsigned long long)st.vram_used, st.device,
-            (unsigned long long)st.vram_peak, (unsigned long long)st.cpu_fallbacks);
+            (unsigned long long)st.cpu_fallbacks);
+    }
+    put(&b, "# HELP cuzk_device_busy_seconds_total Time the proving workers of each device slot spent proving and "
+            "verifying.\n# TYPE cuzk_device_busy_seconds_total counter\n");
+    for (unsigned d = 0; d < st.n_devs; d++)
+        put(&b, "cuzk_device_busy_seconds_total{slot=\"%u\",device=\"%d\"} %.3f\n", d, st.devs[d].ordinal,
+            st.devs[d].busy_ms / 1e3);
+    put(&b, "# HELP cuzk_device_partitions_total Partitions proved by the workers of each device slot.\n"
+            "# TYPE cuzk_device_partitions_total counter\n");
+    for (unsigned d = 0; d < st.n_devs; d++)
+        put(&b, "cuzk_device_partitions_total{slot=\"%u\",device=\"%d\"} %llu\n", d, st.devs[d].ordinal,
+            (unsigned long long)st.devs[d].partitions);
     put(&b, "# HELP cuzk_memory_budget_bytes Host-RAM budget for keys and partitions in flight (0 = no limit).\n"
             "# TYPE cuzk_memory_budget_bytes gauge\ncuzk_memory_budget_bytes %llu\n",
         (unsigned long long)st.mem_budget);

@@ -480,13 +480,16 @@ cz_err cz_rpc_status_response(const cz_engine_status *st, Cuzk__V1__GetStatusRes
         cuzk__v1__gpustatus__init(&g[i]);
         /* one entry per proving worker: on CUDA its device and the
          * device's budget (shared by the device's workers) */
-        g[i].ordinal = cuda ? (uint32_t)st->device : (uint32_t)i;
+        int d = st->workers[i].device;
+        const cz_device_status *ds = d >= 0 && (unsigned)d < st->n_devs ? &st->devs[d] : NULL;
+        g[i].ordinal = cuda ? (uint32_t)(ds ? ds->ordinal : st->device) : (uint32_t)i;
         char *name = names + i * CZ_RPC_WORKER_NAME_MAX; /* each worker its own name */
         cz_rpc_worker_name(st, (unsigned)i, name, CZ_RPC_WORKER_NAME_MAX);
         g[i].name = name;
         if (cuda) {
-            g[i].vram_total_bytes = st->vram_budget;
-            g[i].vram_free_bytes = st->vram_budget > st->vram_used ? st->vram_budget - st->vram_used : 0;
+            uint64_t bud = ds ? ds->vram_budget : st->vram_budget, used = ds ? ds->vram_used : st->vram_used;
+            g[i].vram_total_bytes = bud;
+            g[i].vram_free_bytes = bud > used ? bud - used : 0;
         }
         g[i].current_job_id = st->workers[i].current_job;
         g[i].current_proof_kind = st->workers[i].current_job[0] ? (char *)cz_kind_name(st->workers[i].current_kind)

@@ -7,13 +7,16 @@
  *     to synthesize, load the circuit's keys if needed (circuit.h), make the
  *     partition's witness, and put it on the prove queue;
  *   - proving workers (opts.prove_workers on the CPU backend,
- *     opts.gpu_workers on CUDA): each makes its own worker on the engine's
- *     backend (cz_be_worker, backend/backend.h: a thread pool on the CPU;
- *     streams, pinned buffers and device scratch on CUDA), then takes the
- *     next synthesized partition, proves it (cz_be_prove, with the circuit's
- *     backend key), verifies it and stores the proof (cz_engine_create
- *     returns only once each has made its worker, and fails if one could
- *     not);
+ *     opts.gpu_workers on CUDA, per device slot: worker w on slot
+ *     w / per_dev): each makes its own worker on its slot's backend
+ *     (cz_be_worker, backend/backend.h: a thread pool on the CPU; streams,
+ *     pinned buffers and device scratch on CUDA), then takes the next
+ *     synthesized partition from the one prove queue (whichever slot is
+ *     free first), proves it (cz_be_prove, with the circuit's key on that
+ *     slot), verifies it and stores the proof (cz_engine_create returns
+ *     only once each has made its worker, and fails if one could not);
+ *     with opts.test_gather (tests) a worker that took a partition waits on
+ *     gather_cv, once, until that many are held at once;
  *   - the janitor: wakes once a second and prunes ended jobs whose
  *     retention is over (and, while a partition waits for memory, wakes the
  *     synthesis workers so that keys that became idle enough are evicted);
@@ -73,9 +76,11 @@
  * in finish() under e->mu (small, no fsync); create reads both back before
  * any thread starts.
  *
- * Backend: one cz_be, opened by cz_engine_create before any thread starts
- * and closed by cz_engine_destroy after every thread has ended and the
- * circuit cache has released its keys. The backend serialises loads and
+ * Backends: one cz_be per device slot (open_backends: each of opts.devices,
+ * opts.device_copies times; the CPU is one device), opened by
+ * cz_engine_create before any thread starts and closed by
+ * cz_engine_destroy after every thread has ended and the circuit cache has
+ * released its keys (the cache loads each key into every slot). The backend serialises loads and
  * guards its bookkeeping with its own locks (backend.c); a worker is used
  * only by its proving thread.
  *

@@ -128,7 +128,7 @@ echo "== preload $CID (synthesis of the circuit, then its key)"
 t0=$(date +%s%N)
 "$BENCH" preload -a "$ADDR" "$CID" || { echo "== preload failed; the daemon's log:" >&2; tail -n 30 "$LOG" >&2; exit 1; }
 echo "   preload wall: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
-grep -E "key made on|no CPU fallback|warning" "$LOG" | grep -v '^TIMELINE' | sed 's/^/   daemon: /'
+grep -E "key made on|key copied|no CPU fallback|warning" "$LOG" | grep -v '^TIMELINE' | sed 's/^/   daemon: /'
 
 echo "== cuzk-bench batch -t synth --circuit-id $CID -c $PROOFS -j $JOBS"
 "$BENCH" batch -a "$ADDR" -t synth --circuit-id "$CID" -c "$PROOFS" -j "$JOBS" | tee "$OUT/batch.txt" || rc=1

@@ -10,7 +10,8 @@
 # partitions, 2k of them in flight, synthesis sized to k; every proof is
 # verified by the daemon before it is returned (a proof that fails is a
 # failed job, counted below). Then one table: devices, proofs completed,
-# wall seconds per proof, proofs per minute, the speedup over one device,
+# wall seconds per proof, proofs per minute, the speedup over one device
+# (when COUNTS has 1),
 # and each device's busy % of the busy window (the waterfall's device
 # table, from the TIMELINE's GPU_START/GPU_END and GPU_END's device=). Goals:
 # 2 devices >= 1.9x one, 4 devices >= 3.7x.
@@ -84,7 +85,7 @@ for k in $COUNTS; do
                 END { print b }' "$dir/run.txt")
     [ "${completed:-0}" = "$proofs" ] || rc=1
     if [ -n "$wall" ]; then
-        [ -z "$base" ] && [ "$k" = "$(echo $COUNTS | cut -d' ' -f1)" ] && base=$(awk -v w="$wall" -v k="$k" 'BEGIN { printf "%.6f", 60 / w / k }')
+        [ "$k" = 1 ] && base=$(awk -v w="$wall" 'BEGIN { printf "%.6f", 60 / w }') # the speedups' reference
         rows="$rows$k ${completed:-0} $proofs $wall ${base:-0} ${busy:-?}"$'\n'
     else
         rows="$rows$k ${completed:-0} $proofs - - -"$'\n'
@@ -102,8 +103,10 @@ done
         awk -v k="$k" -v d="$done_/$all" -v w="$wall" -v b="$b" -v busy="$busy" 'BEGIN {
             t = 60 / w; s = b > 0 ? t / b : 0
             g = k == 2 ? "1.9x" : k == 4 ? "3.7x" : "-"
-            ok = k == 2 ? (s >= 1.9 ? " met" : " missed") : k == 4 ? (s >= 3.7 ? " met" : " missed") : ""
-            printf "%-8s %-12s %-12.2f %-12.2f %-9s %-6s %s\n", k, d, w, t, sprintf("%.2fx", s), g ok, busy }'
+            ok = b <= 0 ? "" : k == 2 ? (s >= 1.9 ? " met" : " missed") : k == 4 ? (s >= 3.7 ? " met" : " missed") : ""
+            sp = "-"
+            if (b > 0) sp = sprintf("%.2fx", s)
+            printf "%-8s %-12s %-12.2f %-12.2f %-9s %-6s %s\n", k, d, w, t, sp, g ok, busy }'
     done
 } | tee "$OUT/summary.txt"
 exit $rc

@@ -213,6 +213,10 @@ static void test_bellperson(cz_rng *rng, cz_pool *pool)
         CHECK(cz_be_setup_insecure(b, &bare, &dp, &db, &cs, 1, NULL, msg, sizeof msg) == CZ_ERR_UNSUPPORTED);
         CHECK_MSG(dp == NULL && db == 0 && bare.h == NULL && bare.vk.ic == NULL && strstr(msg, "cuda"), "%s", msg);
         cz_be_dev_pk_free(b, NULL);
+        /* nor can a device key be copied to it */
+        dp = &c;
+        CHECK(cz_be_dev_pk_clone(b, &pk, &dp, msg, sizeof msg) == CZ_ERR_UNSUPPORTED);
+        CHECK_MSG(dp == NULL && strstr(msg, "CUDA"), "%s", msg);
     }
     /* first release: still loaded, still proves, not freed */
     watched = k1;

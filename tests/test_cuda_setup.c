@@ -1,6 +1,9 @@
 /* test_cuda_setup.c — the GPU Groth16 setup (src/cuda/cz_cuda_setup.h)
  * against the CPU setup (cz_groth16_setup_insecure): the two keys must be
- * equal byte for byte for the same seed.
+ * equal byte for byte for the same seed. The GPU's key is compared as a
+ * device-to-device copy (cz_cuda_pk_dev_clone, on the last device, the
+ * original freed first), so the copy an engine's other devices get is
+ * checked with it, and its bytes must be counted in that device's budget.
  *
  * Circuits: synthetic ones (cz_synth_generate) whose domain is exactly 2^5,
  * 2^8, 2^10, 2^12 and 2^14 (N = 2^k - 4 constraints, so the input rows fill
@@ -80,7 +83,7 @@ static void same_key(const cz_groth16_pk *a, const cz_groth16_pk *b, const char 
               "%s, seed %llu: vk points differ", what, (unsigned long long)seed);
 }
 
-/* the GPU setup with options, downloaded into a host pk */
+/* the GPU setup with options, copied device to device, downloaded into a host pk */
 static cz_err gpu_setup(cz_groth16_pk *pk, const cz_r1cs *cs, uint64_t seed, const cz_cuda_setup_opts *o,
                         char *msg, size_t msglen)
 {
@@ -89,8 +92,22 @@ static cz_err gpu_setup(cz_groth16_pk *pk, const cz_r1cs *cs, uint64_t seed, con
     memset(pk, 0, sizeof *pk);
     cz_err e = cz__cuda_setup_insecure_ex(&vk, &d, cs, seed, 0, pool, o, NULL, msg, msglen);
     if (e) return e;
-    e = cz_cuda_pk_dev_download(pk, &d, msg, msglen);
+    /* the key the callers compare is a device-to-device copy on the last
+     * device (how an engine's other devices get it), the original freed
+     * first; the copy is counted in that device's budget */
+    cz_cuda_pk_dev c;
+    int last = cz_cuda_device_count() - 1;
+    uint64_t used0 = 0, used1 = 0;
+    cz_cuda_vram_stats(last, NULL, &used0, NULL);
+    e = cz_cuda_pk_dev_clone(&c, &d, last, msg, msglen);
+    cz_cuda_vram_stats(last, NULL, &used1, NULL);
+    CHECK_MSG(e || (c.device == last && used1 - used0 == cz_cuda_pk_dev_bytes(&d)),
+              "the copy: device %d, %llu bytes counted for %llu", c.device, (unsigned long long)(used1 - used0),
+              (unsigned long long)cz_cuda_pk_dev_bytes(&d));
     cz_cuda_pk_dev_free(&d);
+    if (e) { cz_groth16_vk_free(&vk); return e; }
+    e = cz_cuda_pk_dev_download(pk, &c, msg, msglen);
+    cz_cuda_pk_dev_free(&c);
     if (e) { cz_groth16_vk_free(&vk); return e; }
     pk->vk = vk;
     return CZ_OK;

@@ -255,6 +255,16 @@ void cz_be_dev_pk_free(cz_be *b, void *dev_pk)
     if (dev_pk && b->ops && b->ops->dev_pk_free) b->ops->dev_pk_free(dev_pk);
 }
 
+cz_err cz_be_dev_pk_clone(cz_be *b, const void *src, void **dev_pk, char *msg, size_t msglen)
+{
+    *dev_pk = NULL;
+    if (!b->ops || !b->ops->dev_pk_clone)
+        return cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "backend %s: a device key can be copied only to a CUDA device",
+                       b->name);
+    if (!src) return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "backend %s: no device key to copy", b->name);
+    return b->ops->dev_pk_clone(b->o.device, src, dev_pk, msg, msglen);
+}
+
 uint64_t cz_be_key_device_bytes(const cz_be_key *k) { return k->dev_bytes; }
 int cz_be_key_resident(const cz_be_key *k) { return k->resident; }
 

@@ -129,6 +129,13 @@ int cz_be_key_resident(const cz_be_key *k);
 cz_err cz_be_setup_insecure(cz_be *b, cz_groth16_pk *pk, void **dev_pk, uint64_t *dev_bytes, const cz_r1cs *cs,
                             uint64_t seed, cz_pool *pool, char *msg, size_t msglen);
 void cz_be_dev_pk_free(cz_be *b, void *dev_pk);
+/* a copy of a device key that cz_be_setup_insecure made (on this backend's
+ * device or another's) in this backend's device memory, device to device
+ * (peer to peer where the devices allow it), so every device of an engine
+ * holds the key without running the setup again; freed with
+ * cz_be_dev_pk_free on this backend. CZ_ERR_UNSUPPORTED on the CPU,
+ * CZ_ERR_NOMEM when it does not fit the budget. */
+cz_err cz_be_dev_pk_clone(cz_be *b, const void *src, void **dev_pk, char *msg, size_t msglen);
 
 cz_err cz_be_worker_create(cz_be *b, cz_be_worker **out, char *msg, size_t msglen);
 void cz_be_worker_destroy(cz_be_worker *w);

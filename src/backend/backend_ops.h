@@ -46,6 +46,9 @@ typedef struct {
     cz_err (*setup_insecure)(int device, cz_groth16_vk *vk, void **dev_pk, size_t n[5], const cz_r1cs *cs,
                              uint64_t seed, cz_pool *pool, char *msg, size_t msglen);
     void (*dev_pk_free)(void *dev_pk);
+    /* a copy of a device key (from setup_insecure, on any device) in the
+     * memory of `device`, freed with dev_pk_free */
+    cz_err (*dev_pk_clone)(int device, const void *src, void **dev_pk, char *msg, size_t msglen);
 } cz_be_ops;
 
 #ifdef __CUDACC__

@@ -36,12 +36,26 @@ static void dev_pk_free(void *p)
     free(d);
 }
 
+static cz_err dev_pk_clone(int device, const void *src, void **dev_pk, char *msg, size_t msglen)
+{
+    *dev_pk = NULL;
+    cz_cuda_pk_dev *d = (cz_cuda_pk_dev *)calloc(1, sizeof *d);
+    if (!d) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of host memory");
+    cz_err e = cz_cuda_pk_dev_clone(d, (const cz_cuda_pk_dev *)src, device, msg, msglen);
+    if (e) {
+        free(d);
+        return e;
+    }
+    *dev_pk = d;
+    return CZ_OK;
+}
+
 static const cz_be_ops ops = {
     cz_cuda_device_count,         cz__cuda_prover_open,          cz__cuda_prover_close,
     cz__cuda_prover_load,         cz__cuda_prover_unload,        cz__cuda_prover_worker_create,
     cz__cuda_prover_worker_destroy, cz__cuda_prover_worker_buffer, cz__cuda_prover_prove,
     cz__cuda_prover_vram,         cz__cuda_prover_key_resident, cz__cuda_prover_prove_bits,
-    setup_insecure,               dev_pk_free,
+    setup_insecure,               dev_pk_free,                   dev_pk_clone,
 };
 
 extern "C" const cz_be_ops *cz__be_cuda_ops(void) { return &ops; }

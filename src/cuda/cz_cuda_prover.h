@@ -34,6 +34,10 @@ cz_err cz_cuda_pk_dev_upload(cz_cuda_pk_dev *out, const cz_groth16_pk *pk, int d
 /* copies the device arrays into pk's (allocated here, heap-owned; pk->vk
  * untouched) */
 cz_err cz_cuda_pk_dev_download(cz_groth16_pk *pk, const cz_cuda_pk_dev *d, char *msg, size_t msglen);
+/* a copy of src in the memory of `device` (any device, src's own too),
+ * device to device (peer to peer where the devices allow it, else through
+ * the host); synchronous; nothing allocated on failure */
+cz_err cz_cuda_pk_dev_clone(cz_cuda_pk_dev *out, const cz_cuda_pk_dev *src, int device, char *msg, size_t msglen);
 /* device bytes the arrays take */
 uint64_t cz_cuda_pk_dev_bytes(const cz_cuda_pk_dev *d);
 void cz_cuda_pk_dev_free(cz_cuda_pk_dev *d);

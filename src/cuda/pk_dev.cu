@@ -1,5 +1,6 @@
 /* pk_dev.cu — device-resident bellperson proving keys (cz_cuda_prover.h):
- * upload, download, size and free, through the budget allocator. */
+ * upload, download, copy to another device, size and free, through the
+ * budget allocator. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,5 +81,43 @@ fail:
     free(pk->h); free(pk->l); free(pk->a); free(pk->b_g1); free(pk->b_g2);
     pk->h = pk->l = pk->a = pk->b_g1 = NULL;
     pk->b_g2 = NULL;
+    return e;
+}
+
+extern "C" cz_err cz_cuda_pk_dev_clone(cz_cuda_pk_dev *out, const cz_cuda_pk_dev *src, int device, char *msg,
+                                       size_t msglen)
+{
+    cz_err e = CZ_OK;
+    cudaStream_t st = NULL;
+    memset(out, 0, sizeof *out);
+    out->device = device;
+    out->n_h = src->n_h;
+    out->n_l = src->n_l;
+    out->n_a = src->n_a;
+    out->n_b_g1 = src->n_b_g1;
+    out->n_b_g2 = src->n_b_g2;
+    {
+        void **dst[5] = {(void **)&out->h, (void **)&out->l, (void **)&out->a, (void **)&out->b_g1,
+                         (void **)&out->b_g2};
+        const void *from[5] = {src->h, src->l, src->a, src->b_g1, src->b_g2};
+        size_t bytes[5] = {src->n_h * sizeof(cz_g1_aff), src->n_l * sizeof(cz_g1_aff), src->n_a * sizeof(cz_g1_aff),
+                           src->n_b_g1 * sizeof(cz_g1_aff), src->n_b_g2 * sizeof(cz_g2_aff)};
+        CZ_CK(cudaSetDevice(device));
+        CZ_CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+        for (int i = 0; i < 5; i++) {
+            CZ_CK(cz__vram_malloc(dst[i], bytes[i]));
+            /* peer to peer where the devices allow it, else through the host (the driver's choice) */
+            if (bytes[i]) CZ_CK(cudaMemcpyPeerAsync(*dst[i], device, from[i], src->device, bytes[i], st));
+        }
+        CZ_CK(cudaStreamSynchronize(st));
+    }
+    cudaStreamDestroy(st);
+    return CZ_OK;
+fail:
+    if (st) {
+        cudaStreamSynchronize(st);
+        cudaStreamDestroy(st);
+    }
+    cz_cuda_pk_dev_free(out);
     return e;
 }

@@ -223,21 +223,25 @@ static cz_err load_files(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, cha
             if (e) return e;
         }
         if (synth_on_device(c)) {
-            /* one key on each device, the same bits for the same seed; the
-             * vk and lengths come from the first, the others' host parts are
-             * dropped */
-            for (unsigned d = 0; d < c->n_be; d++) {
-                double t0 = cz_now_ms();
-                cz_groth16_pk other = {0};
-                if ((e = cz_be_setup_insecure(c->be[d], d ? &other : &ci->pk, &ci->dev_pk[d], &ci->dev_key_bytes,
-                                              &ci->cs, 1, pool, msg, msglen)))
-                    return e;
-                cz_groth16_pk_free(&other);
+            /* the key made on the first device, then copied device to
+             * device to the others (the same bits a setup there would make,
+             * without the setup's host scalars or time again) */
+            double t0 = cz_now_ms();
+            if ((e = cz_be_setup_insecure(c->be[0], &ci->pk, &ci->dev_pk[0], &ci->dev_key_bytes, &ci->cs, 1, pool,
+                                          msg, msglen)))
+                return e;
+            cz_log(CZ_LOG_INFO, (const char *const[]){"circuit_id", ci->key, NULL},
+                   "%s: key made on %s by the insecure setup in %.1f s (%.2f GiB of points in device memory); it "
+                   "has no host copy, so this circuit has no CPU fallback ([gpus] synth_cpu_setup = true makes it "
+                   "on the CPU)",
+                   ci->key, cz_be_name(c->be[0]), (cz_now_ms() - t0) / 1000, ci->dev_key_bytes / 1073741824.0);
+            for (unsigned d = 1; d < c->n_be; d++) {
+                t0 = cz_now_ms();
+                char m[512];
+                if ((e = cz_be_dev_pk_clone(c->be[d], ci->dev_pk[0], &ci->dev_pk[d], m, sizeof m)))
+                    return cz_fail(e, msg, msglen, "%s: copying the key to %s: %s", ci->key, cz_be_name(c->be[d]), m);
                 cz_log(CZ_LOG_INFO, (const char *const[]){"circuit_id", ci->key, NULL},
-                       "%s: key made on %s by the insecure setup in %.1f s (%.2f GiB of points in device memory); "
-                       "it has no host copy, so this circuit has no CPU fallback ([gpus] synth_cpu_setup = true "
-                       "makes it on the CPU)",
-                       ci->key, cz_be_name(c->be[d]), (cz_now_ms() - t0) / 1000, ci->dev_key_bytes / 1073741824.0);
+                       "%s: key copied to %s in %.1f s", ci->key, cz_be_name(c->be[d]), (cz_now_ms() - t0) / 1000);
             }
         } else if ((e = cz_groth16_setup_insecure(&ci->pk, &ci->cs, 1, pool, msg, msglen))) {
             return e;
@@ -286,6 +290,67 @@ static void working_set(cz_circuit *ci)
                              (ci->bits.mask ? ci->n_vars * sizeof(cz_fr) : 0); /* the compact witness expanded */
 }
 
+/* one slot's load into its backend (load_all runs one per thread) */
+typedef struct {
+    cz_be *be;
+    cz_be_circuit bc;
+    cz_be_key **out;
+    cz_err e;
+    char m[512];
+} slot_load;
+
+static void *slot_load_main(void *arg)
+{
+    slot_load *l = arg;
+    l->e = cz_be_load(l->be, &l->bc, l->out, l->m, sizeof l->m);
+    return NULL;
+}
+
+/* ci's host keys into every backend: bk[d] in be[d], the slots side by
+ * side on threads of their own when there are several (each device's
+ * upload on its own link; a backend serialises its own loads) */
+static cz_err load_all(cz_circuit_cache *c, cz_circuit *ci, char *msg, size_t msglen)
+{
+    unsigned n = c->n_be;
+    slot_load *l = calloc(n ? n : 1, sizeof *l);
+    pthread_t *th = calloc(n ? n : 1, sizeof *th);
+    int *started = calloc(n ? n : 1, sizeof *started);
+    cz_err e = CZ_OK;
+    if (!l || !th || !started) {
+        e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory loading %s", ci->key);
+        goto out;
+    }
+    for (unsigned d = 0; d < n; d++) {
+        l[d].be = c->be[d];
+        l[d].out = &ci->bk[d];
+        if (ci->type == CZ_CIRC_ZKEY) {
+            l[d].bc.zpk = &ci->zk.pk;
+        } else {
+            l[d].bc.pk = &ci->pk;
+            l[d].bc.cs = &ci->cs;
+            l[d].bc.dev_pk = ci->dev_pk[d]; /* NULL unless made on the device */
+        }
+        l[d].bc.bits = ci->bits.mask ? &ci->bits : NULL;
+    }
+    for (unsigned d = 0; d < n; d++) {
+        if (n > 1 && d + 1 < n && !pthread_create(&th[d], NULL, slot_load_main, &l[d])) started[d] = 1;
+        else slot_load_main(&l[d]); /* the last slot (or one that got no thread) on this thread */
+    }
+    for (unsigned d = 0; d < n; d++)
+        if (started[d]) pthread_join(th[d], NULL);
+    for (unsigned d = 0; d < n && !e; d++) {
+        if (!l[d].e) continue;
+        e = l[d].e;
+        if (n > 1) cz_fail(e, msg, msglen, "%s: loading the keys into %s: %s", ci->key, cz_be_name(c->be[d]), l[d].m);
+        else cz_fail(e, msg, msglen, "%s: loading the keys into the backend: %s", ci->key, l[d].m);
+    }
+out:
+    free(l);
+    free(th);
+    free(started);
+    return e;
+}
+
 cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64_t *load_ms, int *already, char *msg,
                       size_t msglen)
 {
@@ -303,24 +368,7 @@ cz_err cz__cache_load(cz_circuit_cache *c, cz_circuit *ci, cz_pool *pool, uint64
     pthread_mutex_unlock(&c->mu);
     cz_err e = load_files(c, ci, pool, msg, msglen);
     int on_device = 0;
-    for (unsigned d = 0; !e && d < c->n_be; d++) {
-        cz_be_circuit bc = {0};
-        if (ci->type == CZ_CIRC_ZKEY) {
-            bc.zpk = &ci->zk.pk;
-        } else {
-            bc.pk = &ci->pk;
-            bc.cs = &ci->cs;
-            bc.dev_pk = ci->dev_pk[d]; /* NULL unless made on the device */
-        }
-        bc.bits = ci->bits.mask ? &ci->bits : NULL;
-        char m[512];
-        if ((e = cz_be_load(c->be[d], &bc, &ci->bk[d], m, sizeof m))) {
-            if (c->n_be > 1)
-                cz_fail(e, msg, msglen, "%s: loading the keys into %s: %s", ci->key, cz_be_name(c->be[d]), m);
-            else
-                cz_fail(e, msg, msglen, "%s: loading the keys into the backend: %s", ci->key, m);
-        }
-    }
+    if (!e) e = load_all(c, ci, msg, msglen);
     if (e) {
         unload(c, ci);
     } else {

@@ -409,6 +409,9 @@ int main(int argc, char **argv)
         size_t at = strlen(devnames);
         snprintf(devnames + at, sizeof devnames - at, "; %s", est.devs[d].name);
     }
+    if (cfg.n_devices && est.backend_kind != CZ_BACKEND_CUDA)
+        logf_(3, "gpus.devices lists %d device(s) but the daemon proves on the CPU (%s): the list is not used",
+              cfg.n_devices, cz_backend_cuda_built() ? "no CUDA device found" : "this build has no CUDA backend");
     logf_(2, "param_cache %s, %d synthesis worker(s), %u proving worker(s) on %s (%s threads each), verify_proofs %s",
           eo.param_cache, eo.synthesis_workers, est.n_workers, devnames, eo.prove_threads ? "configured" : "all CPU",
           eo.verify_proofs ? "on" : "off");

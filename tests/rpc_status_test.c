@@ -118,6 +118,45 @@ int main(void)
         free(buf);
         cz_engine_status_free(&st);
     }
+    /* two CUDA devices (ordinals 2 and 5), half the workers each: a
+     * worker's ordinal, name and VRAM are its own device's */
+    {
+        cz_engine_status st;
+        fill(&st, 1);
+        CHECK(st.workers && st.srs);
+        st.n_devs = 2;
+        st.devs = calloc(2, sizeof *st.devs);
+        CHECK(st.devs != NULL);
+        if (st.workers && st.devs) {
+            static const int ord[2] = {2, 5};
+            for (int d = 0; d < 2; d++) {
+                snprintf(st.devs[d].name, sizeof st.devs[d].name, "cuda:%d (Test GPU)", ord[d]);
+                st.devs[d].ordinal = ord[d];
+                st.devs[d].workers = NW / 2;
+                st.devs[d].vram_budget = 1000u * (unsigned)(d + 1);
+                st.devs[d].vram_used = 100u * (unsigned)(d + 1);
+            }
+            for (unsigned i = 0; i < NW; i++) st.workers[i].device = (int)(i / (NW / 2));
+            Cuzk__V1__GetStatusResponse r;
+            void *mem = NULL;
+            CHECK(cz_rpc_status_response(&st, &r, &mem) == CZ_OK && mem && r.n_gpus == NW);
+            if (r.n_gpus == NW) {
+                int bad = 0;
+                for (unsigned i = 0; i < NW; i++) {
+                    unsigned d = i / (NW / 2);
+                    char want[64];
+                    snprintf(want, sizeof want, "cuda:%d (Test GPU) worker %u", ord[d], i);
+                    bad += r.gpus[i]->ordinal != (uint32_t)ord[d] || strcmp(r.gpus[i]->name, want) ||
+                           r.gpus[i]->vram_total_bytes != 1000u * (d + 1) ||
+                           r.gpus[i]->vram_free_bytes != 900u * (d + 1);
+                }
+                CHECK_MSG(bad == 0, "two devices: %d workers with another device's ordinal, name or VRAM (worker "
+                          "150: %u '%s')", bad, r.gpus[150]->ordinal, r.gpus[150]->name);
+            }
+            free(mem);
+        }
+        cz_engine_status_free(&st);
+    }
     /* no workers, no keys */
     {
         cz_engine_status st;

@@ -19,6 +19,8 @@
  * synth_cpu_setup on the CPU; several device slots (device_copies: CPU
  * backends, and two copies of a CUDA device where one exists), each
  * proving part of one job (test_gather makes that independent of speed);
+ * a slot whose partitions fail (device errors, or wrong proofs) has them
+ * retried on the other slot, and with one slot the job fails;
  * the journal across two engines. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -494,6 +496,85 @@ int main(void)
         printf("test_engine: %u %s slots, partitions per slot:", slots, cuda ? "CUDA" : "CPU");
         for (unsigned d = 0; d < slots; d++) printf(" %u", per[d]);
         printf("\n");
+    }
+    /* a failing slot: a device error (test_fail_slot 2), or a wrong proof
+     * (-2), on slot 1 sends each partition it takes back to the queue for
+     * slot 0 (test_gather makes slot 1 take one); the job completes with
+     * every proof from slot 0, each failure counted and retried once, its
+     * GPU_END marked error=1,retry=1. With one slot the same failure fails
+     * the job, naming it. */
+    for (int wrong = 0; wrong < 2; wrong++) {
+        char tlf_path[160];
+        snprintf(tlf_path, sizeof tlf_path, "%s/timeline-fail-%d.txt", dir, wrong);
+        FILE *tlf = fopen(tlf_path, "w+");
+        CHECK(tlf != NULL);
+        cz_engine_opts om = o;
+        om.timeline = tlf;
+        om.state_dir[0] = 0;
+        om.backend = CZ_BACKEND_CPU;
+        om.device_copies = 2;
+        om.prove_workers = 1;
+        om.prove_threads = 1;
+        om.test_gather = 2;
+        om.test_fail_slot = wrong ? -2 : 2;
+        cz_engine *em = NULL;
+        CHECK_MSG(cz_engine_create(&em, &om, msg, sizeof msg) == CZ_OK, "%s", msg);
+        if (!em) break;
+        cz_job_request qm = req(NULL, 0, "synth-7-4", NULL, 0);
+        char mid[CZ_JOB_ID_MAX];
+        uint32_t mqp;
+        int matt;
+        CHECK(cz_engine_submit(em, &qm, mid, &mqp, &matt, msg, sizeof msg) == CZ_OK);
+        cz_job_result mr;
+        CHECK(cz_engine_await(em, mid, 0, &mr) == CZ_OK);
+        CHECK_MSG(synth_proofs_verify(&s7, 7, &mr, 4), "a failing slot (%s): %s %s", wrong ? "wrong proofs" : "errors",
+                  cz_job_state_name(mr.state), mr.error);
+        cz_job_result_free(&mr);
+        cz_engine_status mst;
+        CHECK(cz_engine_get_status(em, &mst) == CZ_OK && mst.n_devs == 2);
+        if (mst.n_devs == 2)
+            CHECK_MSG(mst.devs[0].partitions == 4 && mst.devs[1].partitions == 0 && mst.devs[1].failed >= 1 &&
+                          mst.devs[0].failed == 0 && mst.retries == mst.devs[1].failed,
+                      "partitions %llu / %llu, failed %llu / %llu, retries %llu",
+                      (unsigned long long)mst.devs[0].partitions, (unsigned long long)mst.devs[1].partitions,
+                      (unsigned long long)mst.devs[0].failed, (unsigned long long)mst.devs[1].failed,
+                      (unsigned long long)mst.retries);
+        uint64_t retries = mst.retries;
+        cz_engine_status_free(&mst);
+        cz_engine_destroy(em);
+        fflush(tlf);
+        rewind(tlf);
+        char ln[1024];
+        unsigned ends = 0, marked = 0, bad = 0;
+        while (fgets(ln, sizeof ln, tlf)) {
+            if (!strstr(ln, ",GPU_END,")) continue;
+            ends++;
+            int on1 = strstr(ln, ",device=1,") != NULL, m = strstr(ln, ",error=1,retry=1") != NULL;
+            marked += m;
+            bad += on1 != m;
+        }
+        fclose(tlf);
+        CHECK_MSG(ends == 4 + retries && marked == retries && bad == 0, "%u GPU_END, %u marked retry, %u wrong",
+                  ends, marked, bad);
+        /* one slot: nowhere to retry, the job fails */
+        om.timeline = NULL;
+        om.device_copies = 1;
+        om.test_gather = 0;
+        om.test_fail_slot = wrong ? -1 : 1;
+        CHECK_MSG(cz_engine_create(&em, &om, msg, sizeof msg) == CZ_OK, "%s", msg);
+        if (!em) break;
+        qm = req(NULL, 0, "synth-7-2", NULL, 0);
+        CHECK(cz_engine_submit(em, &qm, mid, &mqp, &matt, msg, sizeof msg) == CZ_OK);
+        CHECK(cz_engine_await(em, mid, 0, &mr) == CZ_OK);
+        CHECK_MSG(mr.state == CZ_JOB_FAILED &&
+                      strstr(mr.error, wrong ? "failed verification" : "injected device error"),
+                  "one failing slot: %s %s", cz_job_state_name(mr.state), mr.error);
+        cz_job_result_free(&mr);
+        CHECK(cz_engine_get_status(em, &mst) == CZ_OK && mst.retries == 0);
+        cz_engine_status_free(&mst);
+        cz_engine_destroy(em);
+        printf("test_engine: a failing slot (%s): %llu partition(s) retried on the other, all proofs from it\n",
+               wrong ? "wrong proofs" : "device errors", (unsigned long long)retries);
     }
     {
         cz_engine_opts om = o;

@@ -126,6 +126,7 @@ typedef struct part {
     cz_fr *w;
     cz_circuit *ci;              /* whose active count this partition holds */
     uint64_t mem;                /* budget bytes it still holds (step 2: W + P) */
+    uint64_t failed_on;          /* device slots where it failed with a device error (bit d: slot d) */
     struct part *next;
 } part;
 
@@ -185,6 +186,7 @@ struct cz_engine {
     int dev_ordinal[CZ_ENGINE_MAX_DEVICES];
     unsigned n_be, per_dev;
     uint64_t dev_busy_ms[CZ_ENGINE_MAX_DEVICES], dev_parts[CZ_ENGINE_MAX_DEVICES]; /* under mu */
+    uint64_t dev_failed[CZ_ENGINE_MAX_DEVICES], retries;                          /* under mu */
     unsigned holding;            /* partitions taken by proving workers, not yet done (under mu) */
     int gathered;                /* opts.test_gather reached once (under mu) */
     pthread_cond_t gather_cv;
@@ -369,15 +371,32 @@ static void pq_push(cz_engine *e, part *p)
     e->pq_len++;
 }
 
-static part *pq_pop(cz_engine *e)
+/* a partition failed on slot dev is put back at the head of its level, to
+ * be taken by another slot (pq_pop) */
+static void pq_push_front(cz_engine *e, part *p)
+{
+    part_fifo *f = &e->pq[p->j->prio];
+    p->next = f->head;
+    f->head = p;
+    if (!f->tail) f->tail = p;
+    e->pq_len++;
+}
+
+/* the next partition a worker on slot dev may take: the head of the
+ * highest non-empty level, passing over those that failed on dev (they wait
+ * for another slot) */
+static part *pq_pop(cz_engine *e, unsigned dev)
 {
     for (int l = N_LEVELS - 1; l >= 0; l--) {
-        part *p = e->pq[l].head;
-        if (!p) continue;
-        e->pq[l].head = p->next;
-        if (!p->next) e->pq[l].tail = NULL;
-        e->pq_len--;
-        return p;
+        part *prev = NULL;
+        for (part *p = e->pq[l].head; p; prev = p, p = p->next) {
+            if (p->failed_on >> dev & 1) continue;
+            if (prev) prev->next = p->next;
+            else e->pq[l].head = p->next;
+            if (e->pq[l].tail == p) e->pq[l].tail = prev;
+            e->pq_len--;
+            return p;
+        }
     }
     return NULL;
 }
@@ -814,7 +833,7 @@ static void *prove_main(void *arg)
     pthread_cond_broadcast(&e->done_cv);
     for (;;) {
         if (e->stop || ie) break;
-        part *p = pq_pop(e);
+        part *p = pq_pop(e, dev);
         if (!p) {
             pthread_cond_wait(&e->prove_cv, &e->mu);
             continue;
@@ -850,9 +869,21 @@ static void *prove_main(void *arg)
         double t = cz_now_ms();
         cz_groth16_proof proof;
         cz_groth16_timings tm = {0};
-        cz_err err = cz__circuit_prove(ci, dev, bw, p->w, &proof, &tm, msg, sizeof msg);
+        cz_err err = e->o.test_fail_slot == (int)dev + 1
+                         ? cz_fail(CZ_ERR_DEVICE, msg, sizeof msg, "device slot %u: an injected device error", dev)
+                         : cz__circuit_prove(ci, dev, bw, p->w, &proof, &tm, msg, sizeof msg);
+        if (!err && e->o.test_fail_slot == -(int)dev - 1) proof.a = proof.c; /* tests: a wrong proof */
         double tv = cz_now_ms();
-        int ok = !err && (!e->o.verify_proofs || cz__circuit_verify(ci, &proof, p->w));
+        int verified = !err && (!e->o.verify_proofs || cz__circuit_verify(ci, &proof, p->w));
+        int ok = verified;
+        /* a device error, or a proof that fails verification, on one slot
+         * is tried once on each other slot before the job fails: another
+         * device may be healthy (it is not retried where the circuit or
+         * witness is at fault: those errors are not device errors, and a
+         * wrong proof from every slot fails the job) */
+        uint64_t all = e->n_be >= 64 ? ~0ull : (1ull << e->n_be) - 1;
+        int retry = !ok && (err == CZ_ERR_DEVICE || err == CZ_ERR_NOMEM || !err) &&
+                    ((p->failed_on | 1ull << dev) & all) != all;
         double verify_ms = cz_now_ms() - tv;
         uint64_t gpu_ms = (uint64_t)(cz_now_ms() - t);
         /* GPU_PICKUP and GPU_START keep the reference's form; GPU_END adds,
@@ -870,19 +901,31 @@ static void *prove_main(void *arg)
         timeline(e, "GPU_END", j,
                  "worker=%u,partition=%u,gpu_ms=%llu,device=%u,spmv_ms=%.0f,ntt_ms=%.0f,msm_ms=%.0f,verify_ms=%.0f,"
                  "upload_ms=%.0f,msm_h_ms=%.0f,msm_l_ms=%.0f,msm_hl_ms=%.0f,msm_a_ms=%.0f,msm_b1_ms=%.0f,"
-                 "msm_b2_ms=%.0f,total_ms=%.0f%s%s%s",
+                 "msm_b2_ms=%.0f,total_ms=%.0f%s%s%s%s",
                  wi, p->idx, (unsigned long long)gpu_ms, dev, tm.spmv_ms, tm.ntt_ms,
                  tm.msm_hl_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_b2_ms, verify_ms, tm.upload_ms, tm.msm_h_ms,
                  tm.msm_l_ms, tm.msm_hl_ms, tm.msm_a_ms, tm.msm_b1_ms, tm.msm_b2_ms, tm.total_ms,
-                 stage, tm.on_cpu ? ",cpu=1" : "", ok ? "" : ",error=1");
+                 stage, tm.on_cpu ? ",cpu=1" : "", ok ? "" : ",error=1", retry ? ",retry=1" : "");
 
         pthread_mutex_lock(&e->mu);
         e->wst[wi].current_job[0] = 0;
         e->wst[wi].current_kind = 0;
         e->wst[wi].busy_ms += gpu_ms;
         e->dev_busy_ms[dev] += gpu_ms;
-        e->dev_parts[dev]++;
+        if (ok) e->dev_parts[dev]++;
+        else e->dev_failed[dev]++;
         e->holding--;
+        if (retry && !terminal(j->state)) {
+            /* back to the queue for another slot; the job goes on */
+            e->retries++;
+            p->failed_on |= 1ull << dev;
+            if (j->pinfo) j->pinfo[p->idx].state = CZ_PART_WAITING_GPU;
+            cz_log(CZ_LOG_WARN, NULL, "job %s partition %u: %s on %s; trying another device", j->id, p->idx,
+                   err ? msg : "the proof failed verification", e->dev_name[dev]);
+            pq_push_front(e, p);
+            pthread_cond_broadcast(&e->prove_cv);
+            continue;
+        }
         j->prove_ms += gpu_ms;
         e->prove_total += gpu_ms;
         if (ok) stage_count(e->prove_bucket, &e->prove_count, &e->prove_sum, gpu_ms);
@@ -1715,7 +1758,9 @@ cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *s)
     for (unsigned d = 0; d < s->n_devs; d++) {
         s->devs[d].busy_ms = e->dev_busy_ms[d];
         s->devs[d].partitions = e->dev_parts[d];
+        s->devs[d].failed = e->dev_failed[d];
     }
+    s->retries = e->retries;
     pthread_mutex_unlock(&e->mu);
     return CZ_OK;
 }

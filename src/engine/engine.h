@@ -125,6 +125,10 @@ typedef struct {
      * engine stops), so a test can tell that partitions spread over every
      * worker and device; 0 = off */
     unsigned test_gather;
+    /* tests only: slot test_fail_slot - 1 fails every partition with a
+     * device error instead of proving it; slot -test_fail_slot - 1 returns
+     * a wrong proof (A replaced by C), which fails verification (0 = off) */
+    int test_fail_slot;
 } cz_engine_opts;
 
 /* defaults: 1 synthesis worker, 1 proving worker on all CPUs, queue depth 2,
@@ -242,7 +246,9 @@ typedef struct {
     char name[160];            /* "cpu", "cuda:0 (NVIDIA H200)" (", copy 2" for a device_copies copy) */
     int ordinal;               /* the CUDA device index; -1 on the CPU */
     unsigned workers;          /* its proving workers */
-    uint64_t proofs, cpu_fallbacks, busy_ms, partitions;
+    uint64_t proofs, cpu_fallbacks, busy_ms;
+    uint64_t partitions, failed; /* proved (and verified) here; failed here (a device error, or a proof that
+                                  * did not verify) */
     uint64_t vram_budget, vram_used, vram_peak; /* of the physical device (copies share it) */
 } cz_device_status;
 
@@ -272,6 +278,8 @@ typedef struct {
      * backend_proofs and cpu_fallbacks: all slots'); malloc'ed */
     unsigned n_devs;
     cz_device_status *devs;
+    /* partitions put back in the queue for another slot after failing on one */
+    uint64_t retries;
     /* host memory (membudget.h): the budget (0 = no limit), bytes accounted
      * now (keys + loads under way + partitions), the peak, the keys' share;
      * partitions that had to wait for room, keys evicted under pressure,

@@ -153,6 +153,14 @@ char *cz_rpc_metrics_text(cz_engine *e)
     for (unsigned d = 0; d < st.n_devs; d++)
         put(&b, "cuzk_device_partitions_total{slot=\"%u\",device=\"%d\"} %llu\n", d, st.devs[d].ordinal,
             (unsigned long long)st.devs[d].partitions);
+    put(&b, "# HELP cuzk_device_failures_total Partitions that failed on each device slot (a device error, or a "
+            "proof that did not verify).\n# TYPE cuzk_device_failures_total counter\n");
+    for (unsigned d = 0; d < st.n_devs; d++)
+        put(&b, "cuzk_device_failures_total{slot=\"%u\",device=\"%d\"} %llu\n", d, st.devs[d].ordinal,
+            (unsigned long long)st.devs[d].failed);
+    put(&b, "# HELP cuzk_partition_retries_total Partitions queued again for another device slot after failing on "
+            "one.\n# TYPE cuzk_partition_retries_total counter\ncuzk_partition_retries_total %llu\n",
+        (unsigned long long)st.retries);
     put(&b, "# HELP cuzk_memory_budget_bytes Host-RAM budget for keys and partitions in flight (0 = no limit).\n"
             "# TYPE cuzk_memory_budget_bytes gauge\ncuzk_memory_budget_bytes %llu\n",
         (unsigned long long)st.mem_budget);

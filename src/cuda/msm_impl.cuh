@@ -506,8 +506,8 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
             CK(cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, dprefix, dprefix, (int)nwords, st));
         }
         CK(cudaMemsetAsync(counters, 0, 32, st));
-        cz_k_classify<<<blocks(n), BLOCK, 0, st>>>(k_in, n, mont, dens_in, dprefix, ones_idx, gen_idx, gen_k,
-                                                  counters);
+        cz_k_classify<<<blocks_of(n, BLOCK * CZ_CLASSIFY_ITEMS), BLOCK, 0, st>>>(k_in, n, mont, dens_in, dprefix,
+                                                                                ones_idx, gen_idx, gen_k, counters);
         CKL();
         uint32_t cnt[3];
         CK(read_small(ctx, cnt, counters, 3));

@@ -149,6 +149,38 @@ static cz_job_request req(const char *rid, int prio, const char *cid, const uint
 }
 
 /* watches that record the order in which jobs end */
+/* the options of the device-slot cases: CPU or CUDA slots, copies of one
+ * device, one worker a slot on one thread, timeline to tl, no journal */
+static cz_engine_opts slot_opts(const cz_engine_opts *o, FILE *tl, int cuda, int copies)
+{
+    cz_engine_opts om = *o;
+    om.timeline = tl;
+    om.state_dir[0] = 0;
+    om.backend = cuda ? CZ_BACKEND_CUDA : CZ_BACKEND_CPU;
+    om.device_copies = copies;
+    om.prove_workers = 1;
+    om.gpu_workers = 1;
+    om.prove_threads = 1;
+    return om;
+}
+
+/* an engine with options om and one job of circuit cid, awaited into *r;
+ * the engine is returned for its status (NULL when it did not start) */
+static cz_engine *engine_job(const cz_engine_opts *om, const char *cid, cz_job_result *r)
+{
+    char msg[512], id[CZ_JOB_ID_MAX];
+    uint32_t qp;
+    int att;
+    cz_engine *e = NULL;
+    memset(r, 0, sizeof *r);
+    CHECK_MSG(cz_engine_create(&e, om, msg, sizeof msg) == CZ_OK, "%s", msg);
+    if (!e) return NULL;
+    cz_job_request q = req(NULL, 0, cid, NULL, 0);
+    CHECK(cz_engine_submit(e, &q, id, &qp, &att, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_engine_await(e, id, 0, r) == CZ_OK);
+    return e;
+}
+
 static char order[16][CZ_JOB_ID_MAX];
 static _Atomic int n_slot, n_order; /* n_order counts the entries written (read after it) */
 static void record(cz_watch *w)
@@ -437,25 +469,11 @@ int main(void)
         snprintf(tlm_path, sizeof tlm_path, "%s/timeline-multi-%d.txt", dir, cuda);
         FILE *tlm = fopen(tlm_path, "w+");
         CHECK(tlm != NULL);
-        cz_engine_opts om = o;
-        om.timeline = tlm;
-        om.state_dir[0] = 0;
-        om.backend = cuda ? CZ_BACKEND_CUDA : CZ_BACKEND_CPU;
-        om.device_copies = (int)slots;
-        om.prove_workers = 1;
-        om.gpu_workers = 1;
-        om.prove_threads = 1;
+        cz_engine_opts om = slot_opts(&o, tlm, cuda, (int)slots);
         om.test_gather = slots;
-        cz_engine *em = NULL;
-        CHECK_MSG(cz_engine_create(&em, &om, msg, sizeof msg) == CZ_OK, "%s", msg);
-        if (!em) break;
-        cz_job_request qm = req(NULL, 0, "synth-7-6", NULL, 0);
-        char mid[CZ_JOB_ID_MAX];
-        uint32_t mqp;
-        int matt;
-        CHECK(cz_engine_submit(em, &qm, mid, &mqp, &matt, msg, sizeof msg) == CZ_OK);
         cz_job_result mr;
-        CHECK(cz_engine_await(em, mid, 0, &mr) == CZ_OK);
+        cz_engine *em = engine_job(&om, "synth-7-6", &mr);
+        if (!em) break;
         CHECK_MSG(synth_proofs_verify(&s7, 7, &mr, parts), "%u slots (cuda %d): %s %s", slots, cuda,
                   cz_job_state_name(mr.state), mr.error);
         cz_job_result_free(&mr);
@@ -508,25 +526,12 @@ int main(void)
         snprintf(tlf_path, sizeof tlf_path, "%s/timeline-fail-%d.txt", dir, wrong);
         FILE *tlf = fopen(tlf_path, "w+");
         CHECK(tlf != NULL);
-        cz_engine_opts om = o;
-        om.timeline = tlf;
-        om.state_dir[0] = 0;
-        om.backend = CZ_BACKEND_CPU;
-        om.device_copies = 2;
-        om.prove_workers = 1;
-        om.prove_threads = 1;
+        cz_engine_opts om = slot_opts(&o, tlf, 0, 2);
         om.test_gather = 2;
         om.test_fail_slot = wrong ? -2 : 2;
-        cz_engine *em = NULL;
-        CHECK_MSG(cz_engine_create(&em, &om, msg, sizeof msg) == CZ_OK, "%s", msg);
-        if (!em) break;
-        cz_job_request qm = req(NULL, 0, "synth-7-4", NULL, 0);
-        char mid[CZ_JOB_ID_MAX];
-        uint32_t mqp;
-        int matt;
-        CHECK(cz_engine_submit(em, &qm, mid, &mqp, &matt, msg, sizeof msg) == CZ_OK);
         cz_job_result mr;
-        CHECK(cz_engine_await(em, mid, 0, &mr) == CZ_OK);
+        cz_engine *em = engine_job(&om, "synth-7-4", &mr);
+        if (!em) break;
         CHECK_MSG(synth_proofs_verify(&s7, 7, &mr, 4), "a failing slot (%s): %s %s", wrong ? "wrong proofs" : "errors",
                   cz_job_state_name(mr.state), mr.error);
         cz_job_result_free(&mr);
@@ -561,11 +566,8 @@ int main(void)
         om.device_copies = 1;
         om.test_gather = 0;
         om.test_fail_slot = wrong ? -1 : 1;
-        CHECK_MSG(cz_engine_create(&em, &om, msg, sizeof msg) == CZ_OK, "%s", msg);
+        em = engine_job(&om, "synth-7-2", &mr);
         if (!em) break;
-        qm = req(NULL, 0, "synth-7-2", NULL, 0);
-        CHECK(cz_engine_submit(em, &qm, mid, &mqp, &matt, msg, sizeof msg) == CZ_OK);
-        CHECK(cz_engine_await(em, mid, 0, &mr) == CZ_OK);
         CHECK_MSG(mr.state == CZ_JOB_FAILED &&
                       strstr(mr.error, wrong ? "failed verification" : "injected device error"),
                   "one failing slot: %s %s", cz_job_state_name(mr.state), mr.error);

@@ -27,17 +27,23 @@ extern "C" void cz_cuda_pk_dev_free(cz_cuda_pk_dev *d)
     d->device = dev;
 }
 
+/* out zeroed, on `device`, with the lengths n[0..4] (h, l, a, b_g1, b_g2) */
+static void dev_init(cz_cuda_pk_dev *out, int device, size_t nh, size_t nl, size_t na, size_t nb1, size_t nb2)
+{
+    memset(out, 0, sizeof *out);
+    out->device = device;
+    out->n_h = nh;
+    out->n_l = nl;
+    out->n_a = na;
+    out->n_b_g1 = nb1;
+    out->n_b_g2 = nb2;
+}
+
 extern "C" cz_err cz_cuda_pk_dev_upload(cz_cuda_pk_dev *out, const cz_groth16_pk *pk, int device, char *msg,
                                         size_t msglen)
 {
     cz_err e = CZ_OK;
-    memset(out, 0, sizeof *out);
-    out->device = device;
-    out->n_h = pk->n_h;
-    out->n_l = pk->n_l;
-    out->n_a = pk->n_a;
-    out->n_b_g1 = pk->n_b_g1;
-    out->n_b_g2 = pk->n_b_g2;
+    dev_init(out, device, pk->n_h, pk->n_l, pk->n_a, pk->n_b_g1, pk->n_b_g2);
     if (!pk->h || !pk->l || !pk->a || !pk->b_g1 || !pk->b_g2)
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda: the proving key has no query arrays to upload");
     CZ_CK(cudaSetDevice(device));
@@ -89,13 +95,7 @@ extern "C" cz_err cz_cuda_pk_dev_clone(cz_cuda_pk_dev *out, const cz_cuda_pk_dev
 {
     cz_err e = CZ_OK;
     cudaStream_t st = NULL;
-    memset(out, 0, sizeof *out);
-    out->device = device;
-    out->n_h = src->n_h;
-    out->n_l = src->n_l;
-    out->n_a = src->n_a;
-    out->n_b_g1 = src->n_b_g1;
-    out->n_b_g2 = src->n_b_g2;
+    dev_init(out, device, src->n_h, src->n_l, src->n_a, src->n_b_g1, src->n_b_g2);
     {
         void **dst[5] = {(void **)&out->h, (void **)&out->l, (void **)&out->a, (void **)&out->b_g1,
                          (void **)&out->b_g2};

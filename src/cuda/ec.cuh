@@ -159,8 +159,9 @@ template <class F> CZ_EC void xyzz_madd(cz_xyzz_t<F> &p, const cz_aff_t<F> &a, b
     xyzz_madd_xy(p, a.x, neg ? fe_neg(a.y) : a.y);
 }
 
-/* p += q (add-2008-s) */
-template <class F> CZ_EC __noinline__ void xyzz_add(cz_xyzz_t<F> &p, const cz_xyzz_t<F> &q)
+/* p += q (add-2008-s), inlined where the caller's loop is this addition
+ * (the bucket sums); xyzz_add below is the out-of-line call */
+template <class F> CZ_EC __forceinline__ void xyzz_add_inl(cz_xyzz_t<F> &p, const cz_xyzz_t<F> &q)
 {
     if (xyzz_is_inf(q)) return;
     if (xyzz_is_inf(p)) {
@@ -184,6 +185,9 @@ template <class F> CZ_EC __noinline__ void xyzz_add(cz_xyzz_t<F> &p, const cz_xy
     p.y = fe_mul_sub(r, fe_sub(qq, x3), s1, ppp);
     p.x = x3;
 }
+
+/* p += q (add-2008-s), out of line */
+template <class F> CZ_EC __noinline__ void xyzz_add(cz_xyzz_t<F> &p, const cz_xyzz_t<F> &q) { xyzz_add_inl(p, q); }
 
 /* p = k p for a small non-negative k (double-and-add from the top bit) */
 template <class F> CZ_EC void xyzz_mul_small(cz_xyzz_t<F> &p, uint32_t k)

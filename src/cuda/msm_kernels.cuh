@@ -623,8 +623,8 @@ __global__ void cz_k_bucket_segments(const cz_xyzz_t<F> *buckets, uint32_t k, ui
     xyzz_set_inf(acc);
     xyzz_set_inf(sum);
     for (int i = (int)cnt - 1; i >= 0; i--) {
-        xyzz_add(acc, b[i]);
-        xyzz_add(sum, acc);
+        xyzz_add_inl(acc, b[i]);
+        xyzz_add_inl(sum, acc);
     }
     if (s) {
         xyzz_mul_small(acc, first);

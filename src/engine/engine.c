@@ -874,8 +874,7 @@ static void *prove_main(void *arg)
                          : cz__circuit_prove(ci, dev, bw, p->w, &proof, &tm, msg, sizeof msg);
         if (!err && e->o.test_fail_slot == -(int)dev - 1) proof.a = proof.c; /* tests: a wrong proof */
         double tv = cz_now_ms();
-        int verified = !err && (!e->o.verify_proofs || cz__circuit_verify(ci, &proof, p->w));
-        int ok = verified;
+        int ok = !err && (!e->o.verify_proofs || cz__circuit_verify(ci, &proof, p->w));
         /* a device error, or a proof that fails verification, on one slot
          * is tried once on each other slot before the job fails: another
          * device may be healthy (it is not retried where the circuit or

@@ -1027,6 +1027,8 @@ def t_devices(d, cc, tmp):
     check(len(per) == 2 and sum(per.values()) == 4, "partitions by slot: %r" % per)
     busy = [k for k in m if k.startswith("cuzk_device_busy_seconds_total{")]
     check(len(busy) == 2, "busy seconds by slot: %r" % busy)
+    rests = {k: v for k, v in m.items() if k.startswith(("cuzk_device_rests_total{", "cuzk_device_resting{"))}
+    check(len(rests) == 4 and not any(rests.values()), "healthy slots: no rests, none resting: %r" % rests)
     ends = d.timeline("GPU_END")
     devs = [dict(kv.split("=", 1) for kv in l[4:] if "=" in kv).get("device") for l in ends]
     check(len(ends) == 4 and all(x in ("0", "1") for x in devs), "GPU_END names the slot: %r" % devs)
@@ -1036,6 +1038,8 @@ def t_devices(d, cc, tmp):
         page = json.loads(http(m.group(1) + "/status")[2])
         check(len(page["devices"]) == 2 and sum(x["partitions"] for x in page["devices"]) == 4 and
               [w["slot"] for w in page["gpu_workers"]] == [0, 1], "/status lists the slots: %r" % page["devices"])
+        check(all(x["rests"] == 0 and x["resting_seconds"] == 0 for x in page["devices"]),
+              "/status: no slot rests: %r" % page["devices"])
 
 
 TESTS = {n[2:]: f for n, f in globals().items() if n.startswith("t_")}
@@ -1044,7 +1048,7 @@ EXTRA = {"bad_requests": 'max_message_size = "1MiB"\n',
          "json_log": 'unknown_key_here = 1\n[logging]\nformat = "json"\n',
          "throttle_off": '[synthesis]\nthrottle = false\n',
          "devices": 'status_listen = "127.0.0.1:0"\n'}
-GPUS = {"devices": 'device_copies = 2\ngpu_workers_per_device = 1\n'}
+GPUS = {"devices": 'device_copies = 2\ngpu_workers_per_device = 1\ndevice_fail_limit = 2\ndevice_rest = "30s"\n'}
 
 
 def main():

@@ -210,6 +210,14 @@ static void test_backend_keys(void)
     CHECK(parse(&c, "[gpus]\ndevice_copies = 0\n", NULL, msg, sizeof msg) == CZ_OK && c.device_copies == 1);
     CHECK(parse(&c, "[gpus]\ndevice_copies = true\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
     CHECK_MSG(strstr(msg, "gpus.device_copies"), "%s", msg);
+    /* a failing device's rest: 3 failures in a row, 60 s, unless set; 0 = never */
+    CHECK(parse(&c, "", NULL, msg, sizeof msg) == CZ_OK && c.device_fail_limit == 3 && c.device_rest_ms == 60000);
+    CHECK(parse(&c, "[gpus]\ndevice_fail_limit = 0\ndevice_rest = \"5m\"\n", NULL, msg, sizeof msg) == CZ_OK &&
+          c.device_fail_limit == 0 && c.device_rest_ms == 300000);
+    CHECK(parse(&c, "[gpus]\ndevice_fail_limit = -1\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(msg, "gpus.device_fail_limit") && strstr(msg, "negative"), "%s", msg);
+    CHECK(parse(&c, "[gpus]\ndevice_rest = \"soon\"\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(msg, "gpus.device_rest"), "%s", msg);
     /* bad values name the key, the line and the choices */
     CHECK(parse(&c, "[gpus]\nbackend = \"gpu\"\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
     CHECK_MSG(strstr(msg, "line 2: gpus.backend") && strstr(msg, "\"gpu\"") && strstr(msg, "cuda"), "%s", msg);

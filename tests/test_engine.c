@@ -578,6 +578,56 @@ int main(void)
         printf("test_engine: a failing slot (%s): %llu partition(s) retried on the other, all proofs from it\n",
                wrong ? "wrong proofs" : "device errors", (unsigned long long)retries);
     }
+    /* a slot that keeps failing rests: with device_fail_limit 1 and a long
+     * rest, slot 1 fails the one partition it takes (test_gather) and takes
+     * no other while it rests, which the status shows; with a rest of 1 ms
+     * every failure there starts a rest and the rest is over once the job
+     * has ended; a slot alone never rests (the job fails as above) */
+    for (int c = 0; c < 3; c++) {
+        cz_engine_opts om = slot_opts(&o, NULL, 0, c == 2 ? 1 : 2);
+        om.test_gather = c == 2 ? 0 : 2;
+        om.test_fail_slot = c == 2 ? 1 : 2;
+        om.device_fail_limit = 1;
+        om.device_rest_ms = c == 1 ? 1 : 10 * 60 * 1000;
+        cz_job_result mr;
+        cz_engine *em = engine_job(&om, c == 2 ? "synth-7-2" : "synth-7-8", &mr);
+        if (!em) break;
+        if (c < 2)
+            CHECK_MSG(synth_proofs_verify(&s7, 7, &mr, 8), "a resting slot (rest %llu ms): %s %s",
+                      (unsigned long long)om.device_rest_ms, cz_job_state_name(mr.state), mr.error);
+        else
+            CHECK_MSG(mr.state == CZ_JOB_FAILED && strstr(mr.error, "injected device error"), "one slot: %s %s",
+                      cz_job_state_name(mr.state), mr.error);
+        cz_job_result_free(&mr);
+        if (c == 1) usleep(20 * 1000);
+        cz_engine_status mst;
+        CHECK(cz_engine_get_status(em, &mst) == CZ_OK && mst.n_devs == (c == 2 ? 1u : 2u));
+        if (c == 0 && mst.n_devs == 2)
+            CHECK_MSG(mst.devs[1].failed == 1 && mst.devs[1].rests == 1 && mst.devs[1].resting_ms > 0 &&
+                          mst.devs[0].partitions == 8 && mst.devs[0].rests == 0 && mst.devs[0].resting_ms == 0 &&
+                          mst.retries == 1,
+                      "long rest: slot 1 failed %llu, rests %llu, resting %llu ms; slot 0 %llu partitions; retries %llu",
+                      (unsigned long long)mst.devs[1].failed, (unsigned long long)mst.devs[1].rests,
+                      (unsigned long long)mst.devs[1].resting_ms, (unsigned long long)mst.devs[0].partitions,
+                      (unsigned long long)mst.retries);
+        if (c == 1 && mst.n_devs == 2)
+            CHECK_MSG(mst.devs[1].failed >= 1 && mst.devs[1].rests == mst.devs[1].failed &&
+                          mst.devs[1].resting_ms == 0 && mst.devs[0].partitions == 8,
+                      "short rest: slot 1 failed %llu, rests %llu, resting %llu ms; slot 0 %llu partitions",
+                      (unsigned long long)mst.devs[1].failed, (unsigned long long)mst.devs[1].rests,
+                      (unsigned long long)mst.devs[1].resting_ms, (unsigned long long)mst.devs[0].partitions);
+        if (c == 2 && mst.n_devs == 1)
+            CHECK_MSG(mst.devs[0].failed >= 1 && mst.devs[0].rests == 0 && mst.devs[0].resting_ms == 0,
+                      "one slot: failed %llu, rests %llu", (unsigned long long)mst.devs[0].failed,
+                      (unsigned long long)mst.devs[0].rests);
+        if (c == 0 && mst.n_devs == 2)
+            printf("test_engine: a failing slot rests after 1 failure: %llu of 8 partitions on slot 0, "
+                   "%llu failed on slot 1, %.0f s of rest left\n",
+                   (unsigned long long)mst.devs[0].partitions, (unsigned long long)mst.devs[1].failed,
+                   mst.devs[1].resting_ms / 1e3);
+        cz_engine_status_free(&mst);
+        cz_engine_destroy(em);
+    }
     {
         cz_engine_opts om = o;
         om.timeline = NULL;

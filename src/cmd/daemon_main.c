@@ -320,6 +320,8 @@ int main(int argc, char **argv)
         for (int i = 0; i < eo.n_devices; i++) eo.devices[i] = i;
     }
     eo.device_copies = cfg.device_copies;
+    eo.device_fail_limit = cfg.device_fail_limit;
+    eo.device_rest_ms = cfg.device_rest_ms;
     eo.vram_margin = cfg.vram_margin_bytes;
     eo.synth_cpu_setup = cfg.synth_cpu_setup;
     eo.gpu_workers = cfg.gpu_workers_per_device;

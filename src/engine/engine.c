@@ -82,7 +82,12 @@
  * cz_engine_destroy after every thread has ended and the circuit cache has
  * released its keys (the cache loads each key into every slot). The backend serialises loads and
  * guards its bookkeeping with its own locks (backend.c); a worker is used
- * only by its proving thread.
+ * only by its proving thread. A partition that fails on a slot with a
+ * device error (or whose proof does not verify) goes back to the head of
+ * its level for another slot (failed_on); a slot whose last
+ * opts.device_fail_limit partitions all failed so rests for
+ * opts.device_rest_ms (slot_resting: its workers wait on prove_cv with that
+ * deadline instead of taking work, unless every slot rests).
  *
  * Lock order: e->mu, then the circuit cache's lock (cz__cache_release,
  * cz__cache_ready, cz__cache_accounted and cz__cache_claim_idle are called
@@ -187,6 +192,11 @@ struct cz_engine {
     unsigned n_be, per_dev;
     uint64_t dev_busy_ms[CZ_ENGINE_MAX_DEVICES], dev_parts[CZ_ENGINE_MAX_DEVICES]; /* under mu */
     uint64_t dev_failed[CZ_ENGINE_MAX_DEVICES], retries;                          /* under mu */
+    /* failures in a row, rests, and the end of the current rest (cz_now_ms;
+     * 0 = none) of each slot: slot_resting() */
+    unsigned dev_streak[CZ_ENGINE_MAX_DEVICES];                                   /* under mu */
+    uint64_t dev_rests[CZ_ENGINE_MAX_DEVICES];                                    /* under mu */
+    double dev_rest_until[CZ_ENGINE_MAX_DEVICES];                                 /* under mu */
     unsigned holding;            /* partitions taken by proving workers, not yet done (under mu) */
     int gathered;                /* opts.test_gather reached once (under mu) */
     pthread_cond_t gather_cv;
@@ -288,6 +298,8 @@ void cz_engine_opts_defaults(cz_engine_opts *o)
     o->verify_proofs = 1;
     o->eviction_min_idle_ms = 5ull * 60 * 1000;
     o->synthesis_throttle = 1;
+    o->device_fail_limit = 3;
+    o->device_rest_ms = 60ull * 1000;
 }
 
 void cz_job_result_free(cz_job_result *r)
@@ -399,6 +411,16 @@ static part *pq_pop(cz_engine *e, unsigned dev)
         }
     }
     return NULL;
+}
+
+/* slot dev rests (takes no partition) until dev_rest_until, unless every
+ * other slot rests too: then none does, so that work still moves (e->mu held) */
+static int slot_resting(const cz_engine *e, unsigned dev, double now)
+{
+    if (e->dev_rest_until[dev] <= now) return 0;
+    for (unsigned d = 0; d < e->n_be; d++)
+        if (d != dev && e->dev_rest_until[d] <= now) return 1;
+    return 0;
 }
 
 /* ---- host memory (e->mu held) ---- */
@@ -833,6 +855,20 @@ static void *prove_main(void *arg)
     pthread_cond_broadcast(&e->done_cv);
     for (;;) {
         if (e->stop || ie) break;
+        double now = cz_now_ms();
+        if (slot_resting(e, dev, now)) { /* wake at the rest's end (or any queue change) */
+            struct timespec dl;
+            clock_gettime(CLOCK_REALTIME, &dl);
+            uint64_t left = (uint64_t)(e->dev_rest_until[dev] - now) + 1;
+            dl.tv_sec += (time_t)(left / 1000);
+            dl.tv_nsec += (long)(left % 1000) * 1000000L;
+            if (dl.tv_nsec >= 1000000000L) {
+                dl.tv_sec++;
+                dl.tv_nsec -= 1000000000L;
+            }
+            pthread_cond_timedwait(&e->prove_cv, &e->mu, &dl);
+            continue;
+        }
         part *p = pq_pop(e, dev);
         if (!p) {
             pthread_cond_wait(&e->prove_cv, &e->mu);
@@ -881,8 +917,8 @@ static void *prove_main(void *arg)
          * witness is at fault: those errors are not device errors, and a
          * wrong proof from every slot fails the job) */
         uint64_t all = e->n_be >= 64 ? ~0ull : (1ull << e->n_be) - 1;
-        int retry = !ok && (err == CZ_ERR_DEVICE || err == CZ_ERR_NOMEM || !err) &&
-                    ((p->failed_on | 1ull << dev) & all) != all;
+        int dev_fault = !ok && (err == CZ_ERR_DEVICE || err == CZ_ERR_NOMEM || !err);
+        int retry = dev_fault && ((p->failed_on | 1ull << dev) & all) != all;
         double verify_ms = cz_now_ms() - tv;
         uint64_t gpu_ms = (uint64_t)(cz_now_ms() - t);
         /* GPU_PICKUP and GPU_START keep the reference's form; GPU_END adds,
@@ -914,6 +950,18 @@ static void *prove_main(void *arg)
         if (ok) e->dev_parts[dev]++;
         else e->dev_failed[dev]++;
         e->holding--;
+        /* a slot that keeps failing rests, so that partitions go to the
+         * others instead of failing there first (a slot alone never rests) */
+        if (ok) e->dev_streak[dev] = 0;
+        else if (dev_fault && ++e->dev_streak[dev] >= (unsigned)e->o.device_fail_limit &&
+                 e->o.device_fail_limit > 0 && e->n_be > 1) {
+            e->dev_streak[dev] = 0;
+            e->dev_rests[dev]++;
+            e->dev_rest_until[dev] = cz_now_ms() + (double)e->o.device_rest_ms;
+            cz_log(CZ_LOG_WARN, NULL,
+                   "%s: %d partitions in a row failed there; it takes none for %.0f s while another device can",
+                   e->dev_name[dev], e->o.device_fail_limit, (double)e->o.device_rest_ms / 1e3);
+        }
         if (retry && !terminal(j->state)) {
             /* back to the queue for another slot; the job goes on */
             e->retries++;
@@ -1758,6 +1806,9 @@ cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *s)
         s->devs[d].busy_ms = e->dev_busy_ms[d];
         s->devs[d].partitions = e->dev_parts[d];
         s->devs[d].failed = e->dev_failed[d];
+        s->devs[d].rests = e->dev_rests[d];
+        double now = cz_now_ms();
+        s->devs[d].resting_ms = slot_resting(e, d, now) ? (uint64_t)(e->dev_rest_until[d] - now) + 1 : 0;
     }
     s->retries = e->retries;
     pthread_mutex_unlock(&e->mu);

@@ -120,6 +120,13 @@ typedef struct {
     /* 1: synthesis workers yield, between chunks, while a proving worker runs
      * its bandwidth-heavy host stage (the cooperative throttle); 0: off */
     int synthesis_throttle;
+    /* a device slot whose last device_fail_limit partitions in a row failed
+     * there (a device error, or a proof that did not verify) rests for
+     * device_rest_ms: its workers take no partition while another slot is
+     * not resting (while every slot rests, they all work). 0 = never rest.
+     * Defaults 3 and 60 s. */
+    int device_fail_limit;
+    uint64_t device_rest_ms;
     /* tests only: a proving worker that has taken a partition waits, before
      * proving it, until this many partitions are taken at once (or the
      * engine stops), so a test can tell that partitions spread over every
@@ -133,7 +140,8 @@ typedef struct {
 
 /* defaults: 1 synthesis worker, 1 proving worker on all CPUs, queue depth 2,
  * 30 min retention, verify on, no timeline, param_cache ".", backend auto on
- * device 0, no memory limit (eviction after 5 min idle), throttle on */
+ * device 0, no memory limit (eviction after 5 min idle), throttle on, a
+ * slot rested for 60 s after 3 failed partitions in a row */
 void cz_engine_opts_defaults(cz_engine_opts *o);
 
 typedef struct {
@@ -250,6 +258,8 @@ typedef struct {
     uint64_t partitions, failed; /* proved (and verified) here; failed here (a device error, or a proof that
                                   * did not verify) */
     uint64_t vram_budget, vram_used, vram_peak; /* of the physical device (copies share it) */
+    uint64_t rests;            /* times it was rested after device_fail_limit failures in a row */
+    uint64_t resting_ms;       /* the rest left now (0: it takes partitions) */
 } cz_device_status;
 
 typedef struct {

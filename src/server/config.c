@@ -82,6 +82,8 @@ void cz_config_defaults(cz_config *c)
     c->gpu_threads = 0;
     c->gpu_workers_per_device = 2;
     c->device_copies = 1;
+    c->device_fail_limit = 3;
+    c->device_rest_ms = 60 * 1000;
     c->max_batch_size = 1;
     c->max_batch_wait_ms = 10000;
     c->sort_by_type = 1;
@@ -454,6 +456,8 @@ static const keydef keys[] = {
     {"gpus", "vram_margin_mib", K_VRAM_MARGIN, 0, 0, NULL},
     {"gpus", "synth_cpu_setup", K_BOOL, F(synth_cpu_setup), NULL},
     {"gpus", "device_copies", K_INT_MIN1, F(device_copies), NULL},
+    {"gpus", "device_fail_limit", K_INT, F(device_fail_limit), NULL},
+    {"gpus", "device_rest", K_DUR, F(device_rest_ms), NULL},
     {"scheduler", "max_batch_size", K_INT, F(max_batch_size), NULL},
     {"scheduler", "max_batch_wait_ms", K_INT, F(max_batch_wait_ms), NULL},
     {"scheduler", "sort_by_type", K_BOOL, F(sort_by_type), NULL},

@@ -59,6 +59,9 @@ typedef struct cz_config {
     int device_copies;        /* [gpus] device_copies: ours, each device opened this many times as as many
                                * device slots sharing its memory (tests of the multi-device paths on one
                                * device), default 1 */
+    int device_fail_limit;    /* [gpus] device_fail_limit: ours, failed partitions in a row after which a
+                               * device rests (0 = never), default 3 */
+    uint64_t device_rest_ms;  /* [gpus] device_rest: ours, how long it rests, default 60 s */
 } cz_config;
 
 /* every field to its documented default */

@@ -84,10 +84,11 @@ char *cz_status_json(cz_engine *e)
         cz_tb_put(&b, "%s{\"slot\":%u,\"name\":", d ? "," : "", d);
         cz_tb_json_str(&b, ds->name);
         cz_tb_put(&b,
-                  ",\"device\":%d,\"workers\":%u,\"partitions\":%llu,\"failed\":%llu,\"busy_seconds\":%.3f,"
+                  ",\"device\":%d,\"workers\":%u,\"partitions\":%llu,\"failed\":%llu,\"rests\":%llu,"
+                  "\"resting_seconds\":%.3f,\"busy_seconds\":%.3f,"
                   "\"cpu_fallbacks\":%llu,\"vram_budget_bytes\":%llu,\"vram_used_bytes\":%llu,\"vram_peak_bytes\":%llu}",
                   ds->ordinal, ds->workers, (unsigned long long)ds->partitions, (unsigned long long)ds->failed,
-                  ds->busy_ms / 1e3,
+                  (unsigned long long)ds->rests, ds->resting_ms / 1e3, ds->busy_ms / 1e3,
                   (unsigned long long)ds->cpu_fallbacks, (unsigned long long)ds->vram_budget,
                   (unsigned long long)ds->vram_used, (unsigned long long)ds->vram_peak);
     }

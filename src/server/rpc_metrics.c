@@ -158,6 +158,16 @@ char *cz_rpc_metrics_text(cz_engine *e)
     for (unsigned d = 0; d < st.n_devs; d++)
         put(&b, "cuzk_device_failures_total{slot=\"%u\",device=\"%d\"} %llu\n", d, st.devs[d].ordinal,
             (unsigned long long)st.devs[d].failed);
+    put(&b, "# HELP cuzk_device_rests_total Times each device slot was rested after [gpus] device_fail_limit "
+            "failed partitions in a row.\n# TYPE cuzk_device_rests_total counter\n");
+    for (unsigned d = 0; d < st.n_devs; d++)
+        put(&b, "cuzk_device_rests_total{slot=\"%u\",device=\"%d\"} %llu\n", d, st.devs[d].ordinal,
+            (unsigned long long)st.devs[d].rests);
+    put(&b, "# HELP cuzk_device_resting 1 while a device slot rests (takes no partitions), else 0.\n"
+            "# TYPE cuzk_device_resting gauge\n");
+    for (unsigned d = 0; d < st.n_devs; d++)
+        put(&b, "cuzk_device_resting{slot=\"%u\",device=\"%d\"} %d\n", d, st.devs[d].ordinal,
+            st.devs[d].resting_ms > 0);
     put(&b, "# HELP cuzk_partition_retries_total Partitions queued again for another device slot after failing on "
             "one.\n# TYPE cuzk_partition_retries_total counter\ncuzk_partition_retries_total %llu\n",
         (unsigned long long)st.retries);

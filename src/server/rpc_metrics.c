@@ -148,26 +148,22 @@ char *cz_rpc_metrics_text(cz_engine *e)
     for (unsigned d = 0; d < st.n_devs; d++)
         put(&b, "cuzk_device_busy_seconds_total{slot=\"%u\",device=\"%d\"} %.3f\n", d, st.devs[d].ordinal,
             st.devs[d].busy_ms / 1e3);
-    put(&b, "# HELP cuzk_device_partitions_total Partitions proved by the workers of each device slot.\n"
-            "# TYPE cuzk_device_partitions_total counter\n");
-    for (unsigned d = 0; d < st.n_devs; d++)
-        put(&b, "cuzk_device_partitions_total{slot=\"%u\",device=\"%d\"} %llu\n", d, st.devs[d].ordinal,
-            (unsigned long long)st.devs[d].partitions);
-    put(&b, "# HELP cuzk_device_failures_total Partitions that failed on each device slot (a device error, or a "
-            "proof that did not verify).\n# TYPE cuzk_device_failures_total counter\n");
-    for (unsigned d = 0; d < st.n_devs; d++)
-        put(&b, "cuzk_device_failures_total{slot=\"%u\",device=\"%d\"} %llu\n", d, st.devs[d].ordinal,
-            (unsigned long long)st.devs[d].failed);
-    put(&b, "# HELP cuzk_device_rests_total Times each device slot was rested after [gpus] device_fail_limit "
-            "failed partitions in a row.\n# TYPE cuzk_device_rests_total counter\n");
-    for (unsigned d = 0; d < st.n_devs; d++)
-        put(&b, "cuzk_device_rests_total{slot=\"%u\",device=\"%d\"} %llu\n", d, st.devs[d].ordinal,
-            (unsigned long long)st.devs[d].rests);
-    put(&b, "# HELP cuzk_device_resting 1 while a device slot rests (takes no partitions), else 0.\n"
-            "# TYPE cuzk_device_resting gauge\n");
-    for (unsigned d = 0; d < st.n_devs; d++)
-        put(&b, "cuzk_device_resting{slot=\"%u\",device=\"%d\"} %d\n", d, st.devs[d].ordinal,
-            st.devs[d].resting_ms > 0);
+    /* the whole-number figures of each device slot, one family each */
+    static const struct { const char *name, *type, *help; } sm[4] = {
+        {"cuzk_device_partitions_total", "counter", "Partitions proved by the workers of each device slot."},
+        {"cuzk_device_failures_total", "counter",
+         "Partitions that failed on each device slot (a device error, or a proof that did not verify)."},
+        {"cuzk_device_rests_total", "counter",
+         "Times each device slot was rested after [gpus] device_fail_limit failed partitions in a row."},
+        {"cuzk_device_resting", "gauge", "1 while a device slot rests (takes no partitions), else 0."}};
+    for (int k = 0; k < 4; k++) {
+        put(&b, "# HELP %s %s\n# TYPE %s %s\n", sm[k].name, sm[k].help, sm[k].name, sm[k].type);
+        for (unsigned d = 0; d < st.n_devs; d++) {
+            const cz_device_status *ds = &st.devs[d];
+            uint64_t v = k == 0 ? ds->partitions : k == 1 ? ds->failed : k == 2 ? ds->rests : ds->resting_ms > 0;
+            put(&b, "%s{slot=\"%u\",device=\"%d\"} %llu\n", sm[k].name, d, ds->ordinal, (unsigned long long)v);
+        }
+    }
     put(&b, "# HELP cuzk_partition_retries_total Partitions queued again for another device slot after failing on "
             "one.\n# TYPE cuzk_partition_retries_total counter\ncuzk_partition_retries_total %llu\n",
         (unsigned long long)st.retries);

@@ -413,6 +413,17 @@ static part *pq_pop(cz_engine *e, unsigned dev)
     return NULL;
 }
 
+/* the CLOCK_REALTIME instant ms from now, for pthread_cond_timedwait */
+static struct timespec deadline_in_ms(uint64_t ms)
+{
+    struct timespec dl;
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += (time_t)(ms / 1000);
+    dl.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (dl.tv_nsec >= 1000000000L) dl.tv_sec++, dl.tv_nsec -= 1000000000L;
+    return dl;
+}
+
 /* slot dev rests (takes no partition) until dev_rest_until, unless every
  * other slot rests too: then none does, so that work still moves (e->mu held) */
 static int slot_resting(const cz_engine *e, unsigned dev, double now)
@@ -603,10 +614,7 @@ static void synth_yield(void *ctx)
     e->th_checks++;
     if (e->host_busy) {
         double t0 = cz_now_ms();
-        struct timespec dl;
-        clock_gettime(CLOCK_REALTIME, &dl);
-        dl.tv_nsec += THROTTLE_MAX_WAIT_MS * 1000000L;
-        if (dl.tv_nsec >= 1000000000L) dl.tv_sec++, dl.tv_nsec -= 1000000000L;
+        struct timespec dl = deadline_in_ms(THROTTLE_MAX_WAIT_MS);
         e->th_waits++;
         while (e->host_busy && !pthread_cond_timedwait(&e->th_cv, &e->th_mu, &dl)) {
         }
@@ -857,15 +865,7 @@ static void *prove_main(void *arg)
         if (e->stop || ie) break;
         double now = cz_now_ms();
         if (slot_resting(e, dev, now)) { /* wake at the rest's end (or any queue change) */
-            struct timespec dl;
-            clock_gettime(CLOCK_REALTIME, &dl);
-            uint64_t left = (uint64_t)(e->dev_rest_until[dev] - now) + 1;
-            dl.tv_sec += (time_t)(left / 1000);
-            dl.tv_nsec += (long)(left % 1000) * 1000000L;
-            if (dl.tv_nsec >= 1000000000L) {
-                dl.tv_sec++;
-                dl.tv_nsec -= 1000000000L;
-            }
+            struct timespec dl = deadline_in_ms((uint64_t)(e->dev_rest_until[dev] - now) + 1);
             pthread_cond_timedwait(&e->prove_cv, &e->mu, &dl);
             continue;
         }
@@ -1043,9 +1043,7 @@ static void *janitor_main(void *arg)
     cz_engine *e = arg;
     pthread_mutex_lock(&e->mu);
     while (!e->stop) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_sec += 1;
+        struct timespec ts = deadline_in_ms(1000);
         pthread_cond_timedwait(&e->jan_cv, &e->mu, &ts);
         prune(e);
         if (e->mem_waiting) pthread_cond_broadcast(&e->synth_cv); /* keys may have become idle enough to evict */
@@ -1576,11 +1574,7 @@ cz_err cz_engine_result(cz_engine *e, const char *job_id, cz_job_result *out)
 
 cz_err cz_engine_await(cz_engine *e, const char *job_id, uint64_t timeout_ms, cz_job_result *out)
 {
-    struct timespec dl;
-    clock_gettime(CLOCK_REALTIME, &dl);
-    dl.tv_sec += (time_t)(timeout_ms / 1000);
-    dl.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (dl.tv_nsec >= 1000000000L) dl.tv_sec++, dl.tv_nsec -= 1000000000L;
+    struct timespec dl = deadline_in_ms(timeout_ms);
     pthread_mutex_lock(&e->mu);
     job *j = job_id ? find_id(e, job_id) : NULL;
     if (!j) {

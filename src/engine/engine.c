@@ -86,7 +86,7 @@
  * device error (or whose proof does not verify) goes back to the head of
  * its level for another slot (failed_on); a slot whose last
  * opts.device_fail_limit partitions all failed so rests for
- * opts.device_rest_ms (slot_resting: its workers wait on prove_cv with that
+ * opts.device_rest_ms (slot_rest_left: its workers wait on prove_cv with that
  * deadline instead of taking work, unless every slot rests).
  *
  * Lock order: e->mu, then the circuit cache's lock (cz__cache_release,
@@ -193,7 +193,7 @@ struct cz_engine {
     uint64_t dev_busy_ms[CZ_ENGINE_MAX_DEVICES], dev_parts[CZ_ENGINE_MAX_DEVICES]; /* under mu */
     uint64_t dev_failed[CZ_ENGINE_MAX_DEVICES], retries;                          /* under mu */
     /* failures in a row, rests, and the end of the current rest (cz_now_ms;
-     * 0 = none) of each slot: slot_resting() */
+     * 0 = none) of each slot: slot_rest_left() */
     unsigned dev_streak[CZ_ENGINE_MAX_DEVICES];                                   /* under mu */
     uint64_t dev_rests[CZ_ENGINE_MAX_DEVICES];                                    /* under mu */
     double dev_rest_until[CZ_ENGINE_MAX_DEVICES];                                 /* under mu */
@@ -424,13 +424,14 @@ static struct timespec deadline_in_ms(uint64_t ms)
     return dl;
 }
 
-/* slot dev rests (takes no partition) until dev_rest_until, unless every
- * other slot rests too: then none does, so that work still moves (e->mu held) */
-static int slot_resting(const cz_engine *e, unsigned dev, double now)
+/* the ms left of slot dev's rest (0: it takes partitions). It rests until
+ * dev_rest_until, unless every other slot rests too: then none does, so
+ * that work still moves (e->mu held) */
+static uint64_t slot_rest_left(const cz_engine *e, unsigned dev, double now)
 {
     if (e->dev_rest_until[dev] <= now) return 0;
     for (unsigned d = 0; d < e->n_be; d++)
-        if (d != dev && e->dev_rest_until[d] <= now) return 1;
+        if (d != dev && e->dev_rest_until[d] <= now) return (uint64_t)(e->dev_rest_until[dev] - now) + 1;
     return 0;
 }
 
@@ -863,9 +864,9 @@ static void *prove_main(void *arg)
     pthread_cond_broadcast(&e->done_cv);
     for (;;) {
         if (e->stop || ie) break;
-        double now = cz_now_ms();
-        if (slot_resting(e, dev, now)) { /* wake at the rest's end (or any queue change) */
-            struct timespec dl = deadline_in_ms((uint64_t)(e->dev_rest_until[dev] - now) + 1);
+        uint64_t rest = slot_rest_left(e, dev, cz_now_ms());
+        if (rest) { /* wake at the rest's end (or any queue change) */
+            struct timespec dl = deadline_in_ms(rest);
             pthread_cond_timedwait(&e->prove_cv, &e->mu, &dl);
             continue;
         }
@@ -953,8 +954,8 @@ static void *prove_main(void *arg)
         /* a slot that keeps failing rests, so that partitions go to the
          * others instead of failing there first (a slot alone never rests) */
         if (ok) e->dev_streak[dev] = 0;
-        else if (dev_fault && ++e->dev_streak[dev] >= (unsigned)e->o.device_fail_limit &&
-                 e->o.device_fail_limit > 0 && e->n_be > 1) {
+        else if (dev_fault && e->o.device_fail_limit > 0 && e->n_be > 1 &&
+                 ++e->dev_streak[dev] >= (unsigned)e->o.device_fail_limit) {
             e->dev_streak[dev] = 0;
             e->dev_rests[dev]++;
             e->dev_rest_until[dev] = cz_now_ms() + (double)e->o.device_rest_ms;
@@ -1796,13 +1797,13 @@ cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *s)
         ds->vram_peak = bs.vram_peak;
     }
     pthread_mutex_lock(&e->mu);
+    double now = cz_now_ms();
     for (unsigned d = 0; d < s->n_devs; d++) {
         s->devs[d].busy_ms = e->dev_busy_ms[d];
         s->devs[d].partitions = e->dev_parts[d];
         s->devs[d].failed = e->dev_failed[d];
         s->devs[d].rests = e->dev_rests[d];
-        double now = cz_now_ms();
-        s->devs[d].resting_ms = slot_resting(e, d, now) ? (uint64_t)(e->dev_rest_until[d] - now) + 1 : 0;
+        s->devs[d].resting_ms = slot_rest_left(e, d, now);
     }
     s->retries = e->retries;
     pthread_mutex_unlock(&e->mu);

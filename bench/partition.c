@@ -3,7 +3,7 @@
  *
  *   cuzk-bench partition --log2 K --count N [--backend cpu|cuda|auto]
  *                        [--device D] [--json FILE] [--seed S] [--threads T]
- *                        [--workers W] [--setup auto|cpu|gpu] [--witness bits|full]
+ *                        [--workers W] [--makers M] [--setup auto|cpu|gpu] [--witness bits|full]
  *
  * Builds the Filecoin-shaped synthetic circuit of circuits/synth.h (the
  * shape `cuzk synth` makes) with 2^K minus the input rows constraints, so
@@ -11,12 +11,15 @@
  * the insecure test setup (on the GPU for a CUDA backend: the key is made in
  * device memory and the backend adopts it, so the points never exist on the
  * host; --setup cpu makes it on the CPU and uploads it); loads it into the
- * backend; then proves N partitions back to back on W workers (threads with
- * a backend worker each, default 4 on CUDA and 1 on the CPU: while one
- * proves, the others make their witnesses, one thread each, and send them), each with a fresh witness of the
- * same system (witness_seed = S * 1000003 + i + 1, made by
- * cz_synth_witness straight into the worker's buffer, cz_be_worker_buffer),
- * and verifies every proof (one that does not verify is exit 1).
+ * backend; then proves N partitions back to back, each with a fresh witness
+ * of the same system (witness_seed = S * 1000003 + i + 1, made by
+ * cz_synth_witness), and verifies every proof (one that does not verify is
+ * exit 1). M witness makers (threads, default 1 on the CPU and half the
+ * cores, 2 to 8, on CUDA: one witness takes one thread several times as long
+ * as the device's part of its proof) make the witnesses into W + M host
+ * buffers ahead of W proving workers (threads with a backend worker each,
+ * default 2 on CUDA, so that one sends its witness while the other proves,
+ * and 1 on the CPU), which prove them in the order they were made.
  *
  * --witness bits (the default): the key is loaded with the circuit's bit map
  * (cz_synth_bit_mask: the variables the generator makes as bits, bits in
@@ -55,6 +58,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backend/backend.h"
 #include "bench.h"
@@ -127,7 +131,7 @@ static int usage_err(const char *fmt, const char *arg)
     fprintf(stderr, "%s: ", CMD);
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nusage: %s --log2 K --count N [--backend cpu|cuda|auto] [--device D] [--json FILE]\n"
-                    "       [--seed S] [--threads T] [--workers W] [--setup auto|cpu|gpu] [--witness bits|full]\n"
+                    "       [--seed S] [--threads T] [--workers W] [--makers M] [--setup auto|cpu|gpu] [--witness bits|full]\n"
                     "       (K %d..%d, N 1..%d)\n",
             CMD, MIN_LOG2, MAX_LOG2, MAX_COUNT);
     return 2;
@@ -149,7 +153,7 @@ typedef struct {
     const char *backend_name, *json;
     int log2;
     uint64_t count, seed, n_constraints, n_vars;
-    unsigned threads, workers;
+    unsigned threads, workers, makers, n_buffers;
     const char *setup_kind, *witness;
     uint64_t n_bits, witness_bytes; /* bit variables; bytes of one witness as made */
     double synth_ms, setup_ms, load_ms, loop_ms, busy_pct, device_busy_pct, steady_busy_pct;
@@ -172,6 +176,7 @@ static int write_json(const summary *s, const row *rows, const double *med)
             s->log2, (unsigned long long)s->n_constraints, (unsigned long long)s->n_vars, N_PUBLIC);
     fprintf(f, "  \"count\": %llu,\n  \"seed\": %llu,\n  \"threads\": %u,\n", (unsigned long long)s->count,
             (unsigned long long)s->seed, s->threads);
+    fprintf(f, "  \"makers\": %u,\n", s->makers);
     fprintf(f, "  \"workers\": %u,\n  \"setup\": \"%s-insecure\",\n  \"synthesis_ms\": %.3f,\n  \"setup_ms\": %.3f,\n"
                "  \"load_ms\": %.3f,\n  \"key_device_bytes\": %llu,\n",
             s->workers, s->setup_kind, s->synth_ms, s->setup_ms, s->load_ms, (unsigned long long)s->key_dev_bytes);
@@ -200,7 +205,27 @@ static int write_json(const summary *s, const row *rows, const double *med)
 }
 
 #define MAX_WORKERS 16
+#define MAX_MAKERS 16
 
+/* a made witness waiting for a worker */
+typedef struct {
+    uint64_t i;
+    cz_fr *buf;
+} ready_item;
+
+/* DESIGN (the loop)
+ * Threads: M makers and W workers. A maker takes the next partition index
+ * and a free witness buffer, makes that partition's witness into it and
+ * queues it; a worker (a backend worker of its own) takes the oldest made
+ * witness, proves and verifies it and gives the buffer back. So witness
+ * making, which is one thread a witness and slower than the device's part
+ * of a proof, runs M at a time and never waits for a proof to end.
+ * Queues: the free buffers (a stack) and the made witnesses (a FIFO), each
+ * at most nbuf = W + M long: W buffers are held by workers at most, so a
+ * maker always gets one back.
+ * Lock: one mutex (mu) over both queues, the indices and the results;
+ * free_cv wakes makers, ready_cv wakes workers, done_cv ends the workers
+ * together. Nothing else is locked here. */
 typedef struct {
     cz_be *be;
     cz_be_key *key;
@@ -208,10 +233,15 @@ typedef struct {
     const cz_wbits_map *map; /* --witness bits: compact witnesses */
     cz_synth_params sp;
     row *rows;
-    uint64_t count, n_vars, seed, next;
-    double loop0;
-    pthread_mutex_t mu; /* next, verified, failed, err, msg */
-    pthread_cond_t cv;
+    uint64_t count, n_vars, seed;
+    double loop0, first_ready; /* first_ready: when the first witness was made (from loop0) */
+    pthread_mutex_t mu;
+    pthread_cond_t free_cv, ready_cv, done_cv;
+    uint64_t next_make, taken; /* the next index to make; witnesses taken by workers */
+    cz_fr **free_bufs;
+    size_t n_free;
+    ready_item *ready; /* FIFO: ready[(ready_head + k) % nbuf] */
+    size_t nbuf, ready_head, n_ready;
     unsigned proving; /* workers not yet done: each lives until all are */
     size_t verified, failed;
     int err;
@@ -223,6 +253,8 @@ static void loop_fail(loop_ctx *L, const char *what, const char *m)
     pthread_mutex_lock(&L->mu);
     if (!L->err) snprintf(L->msg, sizeof L->msg, "%s: %s", what, m);
     L->err = 1;
+    pthread_cond_broadcast(&L->free_cv);
+    pthread_cond_broadcast(&L->ready_cv);
     pthread_mutex_unlock(&L->mu);
 }
 
@@ -230,13 +262,62 @@ static void loop_fail(loop_ctx *L, const char *what, const char *m)
 static void loop_done(loop_ctx *L)
 {
     pthread_mutex_lock(&L->mu);
-    if (--L->proving == 0) pthread_cond_broadcast(&L->cv);
-    while (L->proving) pthread_cond_wait(&L->cv, &L->mu);
+    if (--L->proving == 0) pthread_cond_broadcast(&L->done_cv);
+    while (L->proving) pthread_cond_wait(&L->done_cv, &L->mu);
     pthread_mutex_unlock(&L->mu);
 }
 
-/* one proving thread of the loop: takes the next partition index, makes
- * its witness in its worker's buffer, proves and verifies it */
+/* a witness buffer back to the free stack */
+static void give_back(loop_ctx *L, cz_fr *buf)
+{
+    pthread_mutex_lock(&L->mu);
+    L->free_bufs[L->n_free++] = buf;
+    pthread_cond_signal(&L->free_cv);
+    pthread_mutex_unlock(&L->mu);
+}
+
+/* one maker: the next index's witness into a free buffer, queued */
+static void *maker_main(void *arg)
+{
+    loop_ctx *L = arg;
+    char msg[600], what[64];
+    cz_synth_params sp = L->sp;
+    sp.progress = NULL;
+    const cz_wbits_map *map = L->map;
+    for (;;) {
+        pthread_mutex_lock(&L->mu);
+        while (!L->err && L->next_make < L->count && !L->n_free) pthread_cond_wait(&L->free_cv, &L->mu);
+        if (L->err || L->next_make >= L->count) {
+            pthread_mutex_unlock(&L->mu);
+            break;
+        }
+        uint64_t i = L->next_make++;
+        cz_fr *buf = L->free_bufs[--L->n_free];
+        pthread_mutex_unlock(&L->mu);
+        double t0 = cz_now_ms();
+        sp.witness_seed = L->seed * 1000003u + i + 1;
+        if (!sp.witness_seed) sp.witness_seed = 1;
+        if (map ? cz_synth_witness_compact(buf, map->n_fields, cz_wbits_bits(map, buf), map->n_bits, &sp, msg,
+                                           sizeof msg)
+                : cz_synth_witness(buf, L->n_vars, &sp, msg, sizeof msg)) {
+            snprintf(what, sizeof what, "partition %llu", (unsigned long long)i);
+            give_back(L, buf);
+            loop_fail(L, what, msg);
+            break;
+        }
+        double t1 = cz_now_ms();
+        L->rows[i].witness_ms = t1 - t0;
+        pthread_mutex_lock(&L->mu);
+        if (L->first_ready < 0) L->first_ready = t1 - L->loop0;
+        L->ready[(L->ready_head + L->n_ready++) % L->nbuf] = (ready_item){i, buf};
+        pthread_cond_signal(&L->ready_cv);
+        pthread_mutex_unlock(&L->mu);
+    }
+    return NULL;
+}
+
+/* one proving thread of the loop: takes the oldest made witness, proves
+ * and verifies it, gives its buffer back */
 static void *loop_main(void *arg)
 {
     loop_ctx *L = arg;
@@ -248,31 +329,21 @@ static void *loop_main(void *arg)
         return NULL;
     }
     cz_rng rng;
-    cz_synth_params sp = L->sp;
-    sp.progress = NULL;
     for (;;) {
         pthread_mutex_lock(&L->mu);
-        uint64_t i = L->next++;
-        int stop = L->err || i >= L->count;
+        while (!L->err && L->taken < L->count && !L->n_ready) pthread_cond_wait(&L->ready_cv, &L->mu);
+        if (L->err || L->taken >= L->count) {
+            pthread_mutex_unlock(&L->mu);
+            break;
+        }
+        ready_item it = L->ready[L->ready_head];
+        L->ready_head = (L->ready_head + 1) % L->nbuf;
+        L->n_ready--;
+        L->taken++;
         pthread_mutex_unlock(&L->mu);
-        if (stop) break;
+        uint64_t i = it.i;
         snprintf(what, sizeof what, "partition %llu", (unsigned long long)i);
         row *r = &L->rows[i];
-        double t0 = cz_now_ms();
-        const cz_wbits_map *map = L->map;
-        cz_fr *buf = cz_be_worker_buffer(bw, map ? cz_wbits_len(map) : L->n_vars);
-        if (!buf) {
-            loop_fail(L, what, "out of memory for the witness buffer");
-            break;
-        }
-        sp.witness_seed = L->seed * 1000003u + i + 1;
-        if (!sp.witness_seed) sp.witness_seed = 1;
-        if (map ? cz_synth_witness_compact(buf, map->n_fields, cz_wbits_bits(map, buf), map->n_bits, &sp, msg,
-                                           sizeof msg)
-                : cz_synth_witness(buf, L->n_vars, &sp, msg, sizeof msg)) {
-            loop_fail(L, what, msg);
-            break;
-        }
         double t1 = cz_now_ms();
         r->start_ms = t1 - L->loop0;
         cz_rng_seed(&rng, L->seed ^ 0x7061727469ull ^ (i * 0x9e3779b97f4a7c15ull));
@@ -280,21 +351,22 @@ static void *loop_main(void *arg)
         cz_fr_random(&rr, &rng);
         cz_fr_random(&ss, &rng);
         cz_groth16_proof proof;
-        if (map ? cz_be_prove_bits(bw, L->key, buf, &rr, &ss, &proof, &r->t, msg, sizeof msg)
-                : cz_be_prove(bw, L->key, buf, &rr, &ss, &proof, &r->t, msg, sizeof msg)) {
+        if (L->map ? cz_be_prove_bits(bw, L->key, it.buf, &rr, &ss, &proof, &r->t, msg, sizeof msg)
+                   : cz_be_prove(bw, L->key, it.buf, &rr, &ss, &proof, &r->t, msg, sizeof msg)) {
+            give_back(L, it.buf);
             loop_fail(L, what, msg);
             break;
         }
         double t2 = cz_now_ms();
-        int ok = cz_groth16_verify(L->pvk, &proof, buf + 1, N_PUBLIC); /* compact: inputs first too */
+        int ok = cz_groth16_verify(L->pvk, &proof, it.buf + 1, N_PUBLIC); /* compact: inputs first too */
         double t3 = cz_now_ms();
-        r->witness_ms = t1 - t0;
         r->wall_ms = t2 - t1;
         r->verify_ms = t3 - t2;
         pthread_mutex_lock(&L->mu);
         if (ok) L->verified++;
         else L->failed++;
         pthread_mutex_unlock(&L->mu);
+        give_back(L, it.buf);
         fprintf(stderr, "%s: partition %llu/%llu: %.1f ms (witness %.1f ms)%s%s\n", CMD, (unsigned long long)i + 1,
                 (unsigned long long)L->count, r->wall_ms, r->witness_ms, r->t.on_cpu ? ", on the CPU" : "",
                 ok ? "" : ", proof does NOT verify");
@@ -306,18 +378,29 @@ static void *loop_main(void *arg)
     return NULL;
 }
 
+/* makers when --makers is not given: on CUDA half the cores, 2 to 8 (a
+ * witness takes one thread several times as long as the device's part of
+ * its proof), on the CPU one (the prover has the cores) */
+static unsigned default_makers(int cuda)
+{
+    if (!cuda) return 1;
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned m = c > 0 ? (unsigned)(c / 2) : 2;
+    return m < 2 ? 2 : m > 8 ? 8 : m;
+}
+
 int cz_bench_partition_main(int argc, char **argv)
 {
     const char *o_log2 = NULL, *o_count = NULL, *o_backend = "auto", *o_device = NULL, *o_json = NULL,
-               *o_seed = NULL, *o_threads = NULL, *o_workers = NULL, *o_setup = "auto", *o_witness = "bits";
+               *o_seed = NULL, *o_threads = NULL, *o_workers = NULL, *o_makers = NULL, *o_setup = "auto", *o_witness = "bits";
     struct { const char *name; const char **val; } opts[] = {
         {"--log2", &o_log2}, {"--count", &o_count}, {"--backend", &o_backend}, {"--device", &o_device},
         {"--json", &o_json}, {"--seed", &o_seed},   {"--threads", &o_threads},
-        {"--workers", &o_workers}, {"--setup", &o_setup}, {"--witness", &o_witness}};
+        {"--workers", &o_workers}, {"--makers", &o_makers}, {"--setup", &o_setup}, {"--witness", &o_witness}};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             printf("usage: %s --log2 K --count N [--backend cpu|cuda|auto] [--device D] [--json FILE]\n"
-                   "       [--seed S] [--threads T] [--workers W] [--setup auto|cpu|gpu] [--witness bits|full]\n"
+                   "       [--seed S] [--threads T] [--workers W] [--makers M] [--setup auto|cpu|gpu] [--witness bits|full]\n"
                    "       (K %d..%d, N 1..%d)\n",
                    CMD, MIN_LOG2, MAX_LOG2, MAX_COUNT);
             return 0;
@@ -343,7 +426,9 @@ int cz_bench_partition_main(int argc, char **argv)
     if (o_device && parse_u64(o_device, 0, 1024, &device)) return usage_err("bad --device '%s'", o_device);
     S.json = o_json;
     if (o_workers && parse_u64(o_workers, 1, MAX_WORKERS, &v)) return usage_err("bad --workers '%s'", o_workers);
-    S.workers = o_workers ? (unsigned)v : 0; /* 0: 4 on CUDA, 1 on the CPU (set once the backend is open) */
+    S.workers = o_workers ? (unsigned)v : 0; /* 0: 2 on CUDA, 1 on the CPU (set once the backend is open) */
+    if (o_makers && parse_u64(o_makers, 1, MAX_MAKERS, &v)) return usage_err("bad --makers '%s'", o_makers);
+    S.makers = o_makers ? (unsigned)v : 0; /* 0: by the backend and the cores, below */
     if (strcmp(o_setup, "auto") && strcmp(o_setup, "cpu") && strcmp(o_setup, "gpu"))
         return usage_err("bad --setup '%s' (auto, cpu or gpu)", o_setup);
     S.setup_kind = o_setup;
@@ -372,7 +457,8 @@ int cz_bench_partition_main(int argc, char **argv)
         return 2;
     }
     S.backend_name = cz_be_name(be);
-    if (!S.workers) S.workers = cz_be_kind(be) == CZ_BACKEND_CUDA ? 4 : 1;
+    if (!S.workers) S.workers = cz_be_kind(be) == CZ_BACKEND_CUDA ? 2 : 1;
+    if (!S.makers) S.makers = default_makers(cz_be_kind(be) == CZ_BACKEND_CUDA);
     if (cz_pool_create(&pool, S.threads)) {
         fprintf(stderr, "%s: cannot start worker threads\n", CMD);
         goto out;
@@ -486,16 +572,40 @@ int cz_bench_partition_main(int argc, char **argv)
     S.load_ms = cz_now_ms() - t;
     S.key_dev_bytes = cz_be_key_device_bytes(key);
 
-    /* the partitions, back to back, on S.workers threads (each its own
-     * backend worker): while one proves, the next makes its witness and
-     * sends it to the device */
-    loop_ctx L = {.be = be, .key = key, .pvk = &pvk, .map = map.mask ? &map : NULL, .sp = sp, .rows = rows, .count = S.count, .n_vars = cs.n_vars,
-                  .seed = S.seed};
+    /* the partitions, back to back: S.makers threads make the witnesses
+     * into nbuf buffers, S.workers threads (each its own backend worker)
+     * prove and verify them (the DESIGN comment at loop_ctx) */
+    loop_ctx L = {.be = be, .key = key, .pvk = &pvk, .map = map.mask ? &map : NULL, .sp = sp, .rows = rows,
+                  .count = S.count, .n_vars = cs.n_vars, .seed = S.seed, .first_ready = -1};
+    L.nbuf = S.workers + S.makers;
+    S.n_buffers = (unsigned)L.nbuf;
+    L.free_bufs = calloc(L.nbuf, sizeof *L.free_bufs);
+    L.ready = calloc(L.nbuf, sizeof *L.ready);
+    if (!L.free_bufs || !L.ready) {
+        fprintf(stderr, "%s: out of memory\n", CMD);
+        free(L.free_bufs);
+        free(L.ready);
+        goto out;
+    }
+    for (; L.n_free < L.nbuf; L.n_free++) {
+        L.free_bufs[L.n_free] = cz_synth_witness_alloc(map.mask ? cz_wbits_len(&map) : cs.n_vars);
+        if (!L.free_bufs[L.n_free]) break;
+    }
+    if (L.n_free < L.nbuf) {
+        fprintf(stderr, "%s: out of memory for %zu witness buffers of %llu bytes\n", CMD, L.nbuf,
+                (unsigned long long)S.witness_bytes);
+        for (size_t i = 0; i < L.n_free; i++) free(L.free_bufs[i]);
+        free(L.free_bufs);
+        free(L.ready);
+        goto out;
+    }
     pthread_mutex_init(&L.mu, NULL);
-    pthread_cond_init(&L.cv, NULL);
+    pthread_cond_init(&L.free_cv, NULL);
+    pthread_cond_init(&L.ready_cv, NULL);
+    pthread_cond_init(&L.done_cv, NULL);
     L.proving = S.workers;
-    pthread_t th[MAX_WORKERS];
-    unsigned started = 0;
+    pthread_t th[MAX_WORKERS], mk[MAX_MAKERS];
+    unsigned started = 0, mk_started = 0;
     S.rss = peak_rss(); /* synthesis and setup */
     {   /* restart the peak, so that the loop's own is read after it */
         FILE *f = fopen("/proc/self/clear_refs", "w");
@@ -504,6 +614,8 @@ int cz_bench_partition_main(int argc, char **argv)
             fclose(f);
         }
     }
+    fprintf(stderr, "%s: %llu partitions: %u witness makers, %u proving workers, %zu witness buffers\n", CMD,
+            (unsigned long long)S.count, S.makers, S.workers, L.nbuf);
     double loop0 = L.loop0 = cz_now_ms();
     for (unsigned i = 0; i < S.workers; i++) {
         if (pthread_create(&th[i], NULL, loop_main, &L)) break;
@@ -513,16 +625,27 @@ int cz_bench_partition_main(int argc, char **argv)
         loop_fail(&L, "threads", "cannot start the worker threads");
         pthread_mutex_lock(&L.mu);
         L.proving -= S.workers - started;
-        if (!L.proving) pthread_cond_broadcast(&L.cv);
-        pthread_cond_broadcast(&L.cv);
+        pthread_cond_broadcast(&L.done_cv);
         pthread_mutex_unlock(&L.mu);
     }
+    for (unsigned i = 0; i < S.makers && started == S.workers; i++) {
+        if (pthread_create(&mk[i], NULL, maker_main, &L)) break;
+        mk_started++;
+    }
+    if (!mk_started) loop_fail(&L, "threads", "cannot start the witness makers"); /* else the others make them all */
+    for (unsigned i = 0; i < mk_started; i++) pthread_join(mk[i], NULL);
     for (unsigned i = 0; i < started; i++) pthread_join(th[i], NULL);
     S.loop_ms = cz_now_ms() - loop0;
     pthread_mutex_destroy(&L.mu);
-    pthread_cond_destroy(&L.cv);
+    pthread_cond_destroy(&L.free_cv);
+    pthread_cond_destroy(&L.ready_cv);
+    pthread_cond_destroy(&L.done_cv);
+    for (size_t i = 0; i < L.n_free; i++) free(L.free_bufs[i]); /* all given back once the threads are done */
+    free(L.free_bufs);
+    for (size_t k = 0; k < L.n_ready; k++) free(L.ready[(L.ready_head + k) % L.nbuf].buf); /* left after an error */
+    free(L.ready);
     if (started < S.workers || L.err) {
-        fprintf(stderr, "%s: %s\n", CMD, started < S.workers ? "cannot start the worker threads" : L.msg);
+        fprintf(stderr, "%s: %s\n", CMD, L.msg);
         goto out;
     }
     S.verified = L.verified;
@@ -580,8 +703,8 @@ int cz_bench_partition_main(int argc, char **argv)
     printf("load into backend:  %.1f ms (%llu device bytes)\n", S.load_ms, (unsigned long long)S.key_dev_bytes);
     printf("loop wall:          %.1f ms for %llu partitions (with making witnesses and verifying)\n", S.loop_ms,
            (unsigned long long)S.count);
-    printf("busy:               %.1f %% (sum of total_ms over the loop wall, %u worker%s)\n", S.busy_pct, S.workers,
-           S.workers == 1 ? "" : "s");
+    printf("busy:               %.1f %% (sum of total_ms over the loop wall, %u worker%s, %u witness maker%s)\n",
+           S.busy_pct, S.workers, S.workers == 1 ? "" : "s", S.makers, S.makers == 1 ? "" : "s");
     printf("device busy:        %.1f %% (sum of spmv, ntt and msm stages over the loop wall)\n", S.device_busy_pct);
     printf("device busy, fed:   %.1f %% (the same from the first witness ready to the end)\n", S.steady_busy_pct);
     printf("host->device:       %llu bytes per partition (median)\n", (unsigned long long)S.h2d_median);
@@ -589,7 +712,7 @@ int cz_bench_partition_main(int argc, char **argv)
            (unsigned long long)S.witness_bytes, (unsigned long long)(S.n_vars * sizeof(cz_fr)),
            (unsigned long long)S.n_bits, (unsigned long long)S.n_vars);
     printf("peak host RSS:      %.1f MiB (while proving: %.1f MiB, %u witness buffers of %.1f MiB in it)\n",
-           (double)S.rss / (1 << 20), (double)S.rss_loop / (1 << 20), S.workers,
+           (double)S.rss / (1 << 20), (double)S.rss_loop / (1 << 20), S.n_buffers,
            (double)S.witness_bytes / (1 << 20));
     printf("VRAM peak:          %.1f MiB (budget %.1f MiB)\n", (double)S.st.vram_peak / (1 << 20),
            (double)S.st.vram_budget / (1 << 20));

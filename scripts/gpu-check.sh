@@ -124,8 +124,9 @@ if [ -x "$part_bench" ] && [ "${pk:-0}" != 0 ]; then
     dev=$(awk '$1 == "median" { printf "%.2f", $5 + $6 + $7 + $8 + $10 + $11 + $12 }' <<<"$out")
     per=$(awk -v n="${pn:-10}" '/^loop wall:/ { printf "%.1f", $3 / n }' <<<"$out")
     busy=$(awk -F: '/^device busy:/ { gsub(/ /, "", $2); print $2 }' <<<"$out" | cut -d'(' -f1)
+    fed=$(awk -F: '/^device busy, fed:/ { gsub(/ /, "", $2); print $2 }' <<<"$out" | cut -d'(' -f1)
     ver=$(awk -F: '/^verified:/ { gsub(/^ +/, "", $2); print $2 }' <<<"$out")
-    rows+=("partition 2^$pk ${dev:-?} - device_stages_ms,loop_ms_per_partition=${per:-?},device_busy=${busy:-?},verified=${ver// /_}")
+    rows+=("partition 2^$pk ${dev:-?} - device_stages_ms,loop_ms_per_partition=${per:-?},device_busy=${busy:-?},fed=${fed:-?},verified=${ver// /_}")
 fi
 
 if [ -n "${GPU_CHECK_OBJ:-}" ] && command -v cuobjdump >/dev/null; then

@@ -4,7 +4,8 @@
 # partition and the medians, the summary lines are there, every proof
 # verified; the JSON parses and holds the same facts (positive times that
 # add up, 3 partitions, 3 verified; the witness sent as bits, smaller than
-# the full one, and --witness full sends the full one); bad arguments are clear errors with
+# the full one, and --witness full sends the full one); several workers and
+# witness makers each prove every partition once; bad arguments are clear errors with
 # exit 2, and a cuda backend that cannot open is one too.
 set -u
 CUZK_BENCH=${CUZK_BENCH:-build/bin/cuzk-bench}
@@ -62,7 +63,7 @@ assert abs(busy - d["busy_pct"]) < 0.1, (busy, d["busy_pct"])
 dev = sum(sum(p[s] for s in stages if s not in ("upload_ms", "msm_h_ms", "msm_l_ms")) for p in parts)
 assert abs(dev / d["loop_wall_ms"] * 100 - d["device_busy_pct"]) < 0.1, d["device_busy_pct"]
 assert d["device_busy_pct"] <= d["device_busy_fed_pct"] <= 100, d["device_busy_fed_pct"]
-assert d["workers"] == 1 and d["setup"] == "cpu-insecure", d
+assert d["workers"] == 1 and d["makers"] == 1 and d["setup"] == "cpu-insecure", d
 # bits as bits by default: the compact witness is smaller than the full one
 assert d["witness"] == "bits" and 0 < d["bit_vars"] < d["n_vars"], d
 assert 0 < d["witness_bytes"] < d["full_witness_bytes"] == d["n_vars"] * 32, d
@@ -74,14 +75,28 @@ else
     bad "no JSON written"
 fi
 
-# several workers: every partition proved once and verified
-expect_rc 0 "partition K=9 N=5 on 3 workers" "$CUZK_BENCH" partition --log2 9 --count 5 --backend cpu --threads 1 \
-    --workers 3 --json "$T/w.json"
-grep -qF "verified:           5 of 5 proofs" "$T/out" || bad "3 workers: not 5 of 5 verified"
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["workers"] == 3 and d["verified"] == 5 and \
-    sorted(p["index"] for p in d["partitions"]) == list(range(5)), d' "$T/w.json" || bad "3 workers: JSON"
+# several workers and witness makers: every partition made, proved once
+# and verified, whichever thread got it (fewer makers than workers, more,
+# and more partitions than the buffers)
+for wm in "3 1" "1 3" "2 4"; do
+    set -- $wm
+    expect_rc 0 "partition K=9 N=7 on $1 workers, $2 makers" "$CUZK_BENCH" partition --log2 9 --count 7 --backend cpu \
+        --threads 1 --workers "$1" --makers "$2" --json "$T/w.json"
+    grep -qF "verified:           7 of 7 proofs" "$T/out" || bad "$1 workers, $2 makers: not 7 of 7 verified"
+    grep -qF "$2 witness makers, $1 proving workers, $(($1 + $2)) witness buffers" "$T/err" ||
+        bad "$1 workers, $2 makers: no loop line: $(grep makers "$T/err")"
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); w, m = int(sys.argv[2]), int(sys.argv[3]); \
+        assert d["workers"] == w and d["makers"] == m and d["verified"] == 7, d; \
+        assert sorted(p["index"] for p in d["partitions"]) == list(range(7)), d; \
+        assert all(p["witness_ms"] > 0 and p["total_ms"] > 0 for p in d["partitions"]), d' "$T/w.json" "$1" "$2" ||
+        bad "$1 workers, $2 makers: JSON"
+done
 expect_rc 2 "--workers 0" "$CUZK_BENCH" partition --log2 10 --count 1 --workers 0
 grep -q "bad --workers '0'" "$T/err" || bad "--workers 0: $(cat "$T/err")"
+expect_rc 2 "--makers 0" "$CUZK_BENCH" partition --log2 10 --count 1 --makers 0
+grep -q "bad --makers '0'" "$T/err" || bad "--makers 0: $(cat "$T/err")"
+expect_rc 2 "--makers 17" "$CUZK_BENCH" partition --log2 10 --count 1 --makers 17
+grep -q "bad --makers '17'" "$T/err" || bad "--makers 17: $(cat "$T/err")"
 expect_rc 2 "--setup x" "$CUZK_BENCH" partition --log2 10 --count 1 --setup x
 grep -q "bad --setup 'x'" "$T/err" || bad "--setup x: $(cat "$T/err")"
 

@@ -297,6 +297,8 @@ typedef struct {
     cz_be_key **out;
     cz_err e;
     char m[512];
+    pthread_t th;
+    int on_thread; /* th was started (else the load ran on the caller's thread) */
 } slot_load;
 
 static void *slot_load_main(void *arg)
@@ -313,10 +315,8 @@ static cz_err load_all(cz_circuit_cache *c, cz_circuit *ci, char *msg, size_t ms
 {
     unsigned n = c->n_be;
     slot_load *l = calloc(n ? n : 1, sizeof *l);
-    pthread_t *th = calloc(n ? n : 1, sizeof *th);
-    int *started = calloc(n ? n : 1, sizeof *started);
     cz_err e = CZ_OK;
-    if (!l || !th || !started) {
+    if (!l) {
         e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory loading %s", ci->key);
         goto out;
     }
@@ -333,11 +333,11 @@ static cz_err load_all(cz_circuit_cache *c, cz_circuit *ci, char *msg, size_t ms
         l[d].bc.bits = ci->bits.mask ? &ci->bits : NULL;
     }
     for (unsigned d = 0; d < n; d++) {
-        if (n > 1 && d + 1 < n && !pthread_create(&th[d], NULL, slot_load_main, &l[d])) started[d] = 1;
-        else slot_load_main(&l[d]); /* the last slot (or one that got no thread) on this thread */
+        l[d].on_thread = n > 1 && d + 1 < n && !pthread_create(&l[d].th, NULL, slot_load_main, &l[d]);
+        if (!l[d].on_thread) slot_load_main(&l[d]); /* the last slot (or one that got no thread) on this thread */
     }
     for (unsigned d = 0; d < n; d++)
-        if (started[d]) pthread_join(th[d], NULL);
+        if (l[d].on_thread) pthread_join(l[d].th, NULL);
     for (unsigned d = 0; d < n && !e; d++) {
         if (!l[d].e) continue;
         e = l[d].e;
@@ -346,8 +346,6 @@ static cz_err load_all(cz_circuit_cache *c, cz_circuit *ci, char *msg, size_t ms
     }
 out:
     free(l);
-    free(th);
-    free(started);
     return e;
 }
 

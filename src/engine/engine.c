@@ -959,9 +959,10 @@ static void *prove_main(void *arg)
             e->dev_streak[dev] = 0;
             e->dev_rests[dev]++;
             e->dev_rest_until[dev] = cz_now_ms() + (double)e->o.device_rest_ms;
-            cz_log(CZ_LOG_WARN, NULL,
-                   "%s: %d partitions in a row failed there; it takes none for %.0f s while another device can",
-                   e->dev_name[dev], e->o.device_fail_limit, (double)e->o.device_rest_ms / 1e3);
+            int lim = e->o.device_fail_limit;
+            double rest = (double)e->o.device_rest_ms;
+            cz_log(CZ_LOG_WARN, NULL, "%s: %d partition%s in a row failed there; it takes none for %g %s while another device can",
+                   e->dev_name[dev], lim, lim == 1 ? "" : "s", rest < 1000 ? rest : rest / 1e3, rest < 1000 ? "ms" : "s");
         }
         if (retry && !terminal(j->state)) {
             /* back to the queue for another slot; the job goes on */

@@ -695,6 +695,15 @@ extern "C" cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_
     std::vector<uint8_t> hcidx;
     if (!s || !rp) { e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "spmv bench"); goto fail; }
     if (reps < 1) reps = 1;
+    {
+        /* CZ_L2_FETCH=32|64|128: the L2's fetch granularity for this
+         * bench (an experiment: a random 32-byte gather may fetch 64) */
+        const char *lf = getenv("CZ_L2_FETCH");
+        size_t got = 0;
+        if (lf && *lf) CZ_CK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, (size_t)atoi(lf)));
+        if (cudaDeviceGetLimit(&got, cudaLimitMaxL2FetchGranularity) == cudaSuccess)
+            fprintf(stderr, "spmv bench: L2 fetch granularity %zu bytes\n", got);
+    }
     CZ_CK(cz__vram_malloc(&d_nrand, sizeof *d_nrand));
     CZ_CK(cudaMemset(d_nrand, 0, sizeof *d_nrand));
     s->n_vars = s->n_rows = n;

@@ -958,9 +958,9 @@ static void *prove_main(void *arg)
                  ++e->dev_streak[dev] >= (unsigned)e->o.device_fail_limit) {
             e->dev_streak[dev] = 0;
             e->dev_rests[dev]++;
-            e->dev_rest_until[dev] = cz_now_ms() + (double)e->o.device_rest_ms;
             int lim = e->o.device_fail_limit;
             double rest = (double)e->o.device_rest_ms;
+            e->dev_rest_until[dev] = cz_now_ms() + rest;
             cz_log(CZ_LOG_WARN, NULL, "%s: %d partition%s in a row failed there; it takes none for %g %s while another device can",
                    e->dev_name[dev], lim, lim == 1 ? "" : "s", rest < 1000 ? rest : rest / 1e3, rest < 1000 ? "ms" : "s");
         }

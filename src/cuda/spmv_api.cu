@@ -700,9 +700,11 @@ extern "C" cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_
          * bench (an experiment: a random 32-byte gather may fetch 64) */
         const char *lf = getenv("CZ_L2_FETCH");
         size_t got = 0;
-        if (lf && *lf) CZ_CK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, (size_t)atoi(lf)));
-        if (cudaDeviceGetLimit(&got, cudaLimitMaxL2FetchGranularity) == cudaSuccess)
+        if (lf && *lf) {
+            CZ_CK(cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity, (size_t)atoi(lf)));
+            CZ_CK(cudaDeviceGetLimit(&got, cudaLimitMaxL2FetchGranularity));
             fprintf(stderr, "spmv bench: L2 fetch granularity %zu bytes\n", got);
+        }
     }
     CZ_CK(cz__vram_malloc(&d_nrand, sizeof *d_nrand));
     CZ_CK(cudaMemset(d_nrand, 0, sizeof *d_nrand));

@@ -68,14 +68,15 @@ static void fill_fp(cz_fp *a, cz_fp *b)
 typedef cz_err (*batch_fn)(int, int, void *, const void *, const void *, size_t, char *, size_t);
 
 static const char *opname[] = {"mul", "sqr", "add", "sub", "neg", "dbl", "to_mont", "from_mont",
-                               "mul_eo", "mul_64", "mul_xi", "mul_eo_plain", "mul_lazy", "mul_f64"};
+                               "mul_eo", "mul_64", "mul_xi", "mul_eo_plain", "mul_lazy", "mul_f64",
+                               "mul_ka", "mul_lazy_ka"};
 
 static void run_fr(batch_fn fn, const char *where)
 {
     static cz_fr a[NTOT], b[NTOT], got[NTOT], want[NTOT];
     char msg[256];
     fill_fr(a, b);
-    for (int op = CZ_CUDA_OP_MUL; op <= CZ_CUDA_OP_MUL_F64; op++) {
+    for (int op = CZ_CUDA_OP_MUL; op <= CZ_CUDA_OP_MUL_KA; op++) {
         if (op == CZ_CUDA_OP_MUL_XI || op == CZ_CUDA_OP_MUL_LAZY) continue; /* Fp2 only */
         cz_err e = fn(CZ_CUDA_FR, op, got, a, b, NTOT, msg, sizeof msg);
         CHECK_MSG(e == CZ_OK, "%s fr %s: %s", where, opname[op], msg);
@@ -107,7 +108,7 @@ static void run_fp(batch_fn fn, const char *where)
     static cz_fp a[NTOT], b[NTOT], got[NTOT], want[NTOT];
     char msg[256];
     fill_fp(a, b);
-    for (int op = CZ_CUDA_OP_MUL; op <= CZ_CUDA_OP_MUL_F64; op++) {
+    for (int op = CZ_CUDA_OP_MUL; op <= CZ_CUDA_OP_MUL_KA; op++) {
         if (op == CZ_CUDA_OP_MUL_XI || op == CZ_CUDA_OP_MUL_LAZY) continue; /* Fp2 only */
         cz_err e = fn(CZ_CUDA_FP, op, got, a, b, NTOT, msg, sizeof msg);
         CHECK_MSG(e == CZ_OK, "%s fp %s: %s", where, opname[op], msg);
@@ -146,7 +147,8 @@ static void run_fp2(batch_fn fn, const char *where)
         b[i].c1 = x[(i * 13 + 5) % NTOT];
     }
     static const int ops[] = {CZ_CUDA_OP_MUL, CZ_CUDA_OP_SQR, CZ_CUDA_OP_ADD, CZ_CUDA_OP_SUB,
-                              CZ_CUDA_OP_NEG, CZ_CUDA_OP_DBL, CZ_CUDA_OP_MUL_XI, CZ_CUDA_OP_MUL_LAZY};
+                              CZ_CUDA_OP_NEG, CZ_CUDA_OP_DBL, CZ_CUDA_OP_MUL_XI, CZ_CUDA_OP_MUL_LAZY,
+                              CZ_CUDA_OP_MUL_LAZY_KA};
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         int op = ops[k];
         cz_err e = fn(CZ_CUDA_FP2, op, got, a, b, NTOT, msg, sizeof msg);

@@ -34,6 +34,10 @@ static int bench_ff(void)
         {CZ_CUDA_FP2, CZ_CUDA_OP_MUL, "fp2_mul", 12},
         /* the FP64 schedule (ff_f64.cuh): the ceiling column is still the IMAD one */
         {CZ_CUDA_FR, CZ_CUDA_OP_MUL_F64, "fr_mul_f64", 8}, {CZ_CUDA_FP, CZ_CUDA_OP_MUL_F64, "fp_mul_f64", 12},
+        /* Karatsuba products (ff.cuh mul_ka / mul2_ka) and the schoolbook
+         * Fp2 product with one reduction a half (the lane pairs' form) */
+        {CZ_CUDA_FR, CZ_CUDA_OP_MUL_KA, "fr_mul_ka", 8},  {CZ_CUDA_FP, CZ_CUDA_OP_MUL_KA, "fp_mul_ka", 12},
+        {CZ_CUDA_FP2, CZ_CUDA_OP_MUL_LAZY, "fp2_lazy", 12}, {CZ_CUDA_FP2, CZ_CUDA_OP_MUL_LAZY_KA, "fp2_lazy_ka", 12},
     };
     char msg[256];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -37,6 +37,11 @@ enum {
                             * half (fp_t::mul2_eo; Fp2 only) */
     CZ_CUDA_OP_MUL_F64,    /* out = a * b through the FP64 schedule (ff_f64.cuh;
                             * Fr, Fp) */
+    CZ_CUDA_OP_MUL_KA,     /* out = a * b, one level of Karatsuba then a
+                            * separate reduction (Fr, Fp) */
+    CZ_CUDA_OP_MUL_LAZY_KA, /* out = a * b, schoolbook with one reduction per
+                             * half over Karatsuba products (fp_t::mul2_ka;
+                             * Fp2 only) */
     CZ_CUDA_OP__COUNT
 };
 
@@ -52,7 +57,7 @@ cz_err cz_cuda_ff_batch_host(int field, int op, void *out, const void *a, const 
                              char *msg, size_t msglen);
 
 /* Throughput of op (CZ_CUDA_OP_MUL_EO / _MUL_EO_PLAIN / _MUL_64 / _SQR / _MUL /
- * _MUL_F64 (values kept in 52-bit limbs across the chain),
+ * _MUL_KA / _MUL_LAZY / _MUL_LAZY_KA (Fp2) / _MUL_F64 (values kept in 52-bit limbs across the chain),
  * Fr or Fp or Fp2):
  * a grid that fills the device runs dependent chains of multiplications.
  * Fills *per_s (operations per second), *ms (kernel time, median of reps)

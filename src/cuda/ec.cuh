@@ -43,11 +43,11 @@ template <class F> CZ_DEV F fe_sub(const F &a, const F &b) { return a - b; }
 template <class F> CZ_DEV F fe_dbl(const F &a) { return dbl(a); }
 template <class F> CZ_DEV F fe_neg(const F &a) { return -a; }
 /* a b - c d; over Fp both products share one Montgomery reduction
- * (fp_t::mul2_eo), which saves about half a product */
+ * (fp_t::mul2), which saves about half a product */
 template <class F> CZ_DEV F fe_mul_sub(const F &a, const F &b, const F &c, const F &d) { return a * b - c * d; }
 template <> CZ_DEV fp_t fe_mul_sub<fp_t>(const fp_t &a, const fp_t &b, const fp_t &c, const fp_t &d)
 {
-    return fp_t::mul2_eo(a, b, -c, d);
+    return fp_t::mul2(a, b, -c, d);
 }
 
 /* 1/a = a^(m-2) for a prime field (0 for a = 0); variable time, for public

@@ -20,9 +20,15 @@
  *     dbl(a), sqr(a)
  *     a == b, a != b, a.is_zero(), a.is_one()
  *     to_mont(plain), from_mont(a)    canonical integer <-> Montgomery
- *     mul_eo(a,b), mul_64(a,b)        the two multiplication schedules
- *                                     (operator* is mul_eo, chosen by
+ *     mul_eo(a,b), mul_64(a,b)        multiplication schedules: CIOS
+ *     mul_ka(a,b)                     rows (32-bit even/odd, 64-bit) and
+ *                                     Karatsuba then a separate
+ *                                     reduction (operator* is mul_eo for
+ *                                     Fr and, as CZ_FP_MUL_KA says,
+ *                                     mul_ka or mul_eo for Fp, chosen by
  *                                     measurement: docs/CUDA.md)
+ *     mul2(a,b,c,d)                   (a b + c d) R^-1 with one reduction
+ *                                     (Fp: mul2_ka or mul2_eo, as above)
  *     mul_eo_plain(a,b)               mul_eo without the shortcut for a
  *                                     modulus ending in words 1, 0xffffffff
  *                                     (Fr's r), for comparison
@@ -59,6 +65,13 @@
 #define CZ_HD __host__ __device__ __forceinline__
 #else
 #define CZ_HD inline
+#endif
+
+/* The Fp product of operator* and mul2: 1 = Karatsuba (mul_ka / mul2_ka),
+ * 0 = the even/odd CIOS rows (mul_eo / mul2_eo); docs/CUDA.md has the
+ * measurements. Fr always uses mul_eo. */
+#ifndef CZ_FP_MUL_KA
+#define CZ_FP_MUL_KA 0
 #endif
 
 #if defined(__CUDA_ARCH__)
@@ -514,7 +527,16 @@ struct __align__(8) cz_mont {
                 T[2 * i + 1] = c.madc_hi_cc(a.w[i], a.w[i], T[2 * i + 1]);
             }
         }
-        /* the low half: one reduction step, then N - 1 rows of m p */
+        return redc_wide(T);
+    }
+
+    /* T R^-1 mod m for a 2N-word T whose high half T_hi = T >> 32N is
+     * below m (a square or product of reduced values: T_hi < m (m / R) <
+     * m / 8 for both moduli; a sum of two, < m / 4): the low half is reduced by
+     * one reduction step and N - 1 rows of m p, (T_lo + M p) / R <= m, and
+     * T_hi is added; the sum is below 2m and one subtraction finishes. */
+    CZ_HD static cz_mont redc_wide(const uint32_t *T)
+    {
         uint32_t p[N];
         CZ_UNROLL for (int k = 0; k < N; k++) p[k] = mw(k);
         uint32_t A[N], B[N];
@@ -539,6 +561,146 @@ struct __align__(8) cz_mont {
         cz_mont r;
         reduce_once(r.w, A);
         return r;
+    }
+
+    /* ---- Karatsuba products (separated operand scanning) ----
+     * The product a b is formed in full (2N words) by one level of
+     * Karatsuba over the halves a = a0 + W^H a1 (W = 2^32, H = N / 2):
+     * z0 = a0 b0, z2 = a1 b1 and z1 = (a0 + a1)(b0 + b1) - z0 - z2, three
+     * H x H products (3 N^2 / 4 word products where the rows of mul_eo
+     * make N^2), then reduced by redc_wide (N^2 word products of m p, as
+     * in mul_eo). */
+
+    /* acc[j..j+1] = x[j] * bi for even j < L (x read with stride 2) */
+    template <int L>
+    CZ_HD static void mul_l(uint32_t *acc, const uint32_t *x, uint32_t bi)
+    {
+        CZ_UNROLL for (int j = 0; j < L; j += 2) {
+            acc[j] = x[j] * bi;
+            acc[j + 1] = cz__mulhi(x[j], bi);
+        }
+    }
+    /* row_prod for L-word operands: on entry T = E + 2^32 O with E[0] = 0;
+     * on exit T / 2^32 + x bi as O + 2^32 E. Every chain's last carry is
+     * zero as long as the total stays below 2^(32 (L + 1)), which holds for
+     * the partial sums of an L-word by L-word product (each is below
+     * x 2^32). */
+    template <int L>
+    CZ_HD static void row_prod_l(uint32_t *E, uint32_t *O, const uint32_t *x, uint32_t bi)
+    {
+        cz__chain c;
+        O[0] = c.add_cc(O[0], E[1]);
+        CZ_UNROLL for (int j = 0; j < L - 2; j += 2) {
+            E[j] = c.madc_lo_cc(x[j + 1], bi, E[j + 2]);
+            E[j + 1] = c.madc_hi_cc(x[j + 1], bi, E[j + 3]);
+        }
+        E[L - 2] = c.madc_lo_cc(x[L - 1], bi, 0);
+        E[L - 1] = c.madc_hi_cc(x[L - 1], bi, 0);
+        cz__chain c2; /* O += the even products */
+        O[0] = c2.mad_lo_cc(x[0], bi, O[0]);
+        O[1] = c2.madc_hi_cc(x[0], bi, O[1]);
+        CZ_UNROLL for (int j = 2; j < L; j += 2) {
+            O[j] = c2.madc_lo_cc(x[j], bi, O[j]);
+            O[j + 1] = c2.madc_hi_cc(x[j], bi, O[j + 1]);
+        }
+        E[L - 1] = c2.addc(E[L - 1], 0);
+    }
+    /* out[0 .. 2L) = x y for L-word x, y (L even, any word values): rows of
+     * row_prod_l, one word of the product leaving the low end each row */
+    template <int L>
+    CZ_HD static void prod_l(uint32_t *out, const uint32_t *x, const uint32_t *y)
+    {
+        uint32_t E[L], O[L];
+        mul_l<L>(E, x, y[0]);
+        mul_l<L>(O, x + 1, y[0]); /* total = E + 2^32 O */
+        out[0] = E[0];
+        E[0] = 0;
+        CZ_UNROLL for (int i = 1; i + 1 < L; i += 2) {
+            row_prod_l<L>(E, O, x, y[i]); /* -> O + 2^32 E */
+            out[i] = O[0];
+            O[0] = 0;
+            row_prod_l<L>(O, E, x, y[i + 1]); /* -> E + 2^32 O */
+            out[i + 1] = E[0];
+            E[0] = 0;
+        }
+        row_prod_l<L>(E, O, x, y[L - 1]); /* -> O + 2^32 E */
+        out[L - 1] = O[0];
+        cz__chain c; /* the rest: O / 2^32 + E */
+        out[L] = c.add_cc(E[0], O[1]);
+        CZ_UNROLL for (int k = 1; k < L - 1; k++) out[L + k] = c.addc_cc(E[k], O[k + 1]);
+        out[2 * L - 1] = c.addc(E[L - 1], 0);
+    }
+    /* T[0 .. 2N) = a b by one level of Karatsuba */
+    CZ_HD static void prod_ka(uint32_t *T, const uint32_t *a, const uint32_t *b)
+    {
+        constexpr int H = N / 2;
+        static_assert(H % 2 == 0, "prod_ka needs an even half");
+        uint32_t sa[H], sb[H], ca, cb;
+        {
+            cz__chain c;
+            sa[0] = c.add_cc(a[0], a[H]);
+            CZ_UNROLL for (int k = 1; k < H; k++) sa[k] = c.addc_cc(a[k], a[H + k]);
+            ca = c.addc(0, 0);
+        }
+        {
+            cz__chain c;
+            sb[0] = c.add_cc(b[0], b[H]);
+            CZ_UNROLL for (int k = 1; k < H; k++) sb[k] = c.addc_cc(b[k], b[H + k]);
+            cb = c.addc(0, 0);
+        }
+        prod_l<H>(T, a, b);             /* z0 */
+        prod_l<H>(T + N, a + H, b + H); /* z2 */
+        uint32_t M[N + 1];
+        prod_l<H>(M, sa, sb);
+        { /* M += 2^(32H) (ca sb + cb sa) + 2^(32N) ca cb: the whole
+           * (a0 + a1)(b0 + b1), below 2^(2 (32H + 1)) */
+            const uint32_t ma = 0u - ca, mb = 0u - cb;
+            cz__chain c;
+            M[H] = c.add_cc(M[H], sb[0] & ma);
+            CZ_UNROLL for (int k = 1; k < H; k++) M[H + k] = c.addc_cc(M[H + k], sb[k] & ma);
+            M[N] = c.addc(ca & cb, 0);
+            cz__chain c2;
+            M[H] = c2.add_cc(M[H], sa[0] & mb);
+            CZ_UNROLL for (int k = 1; k < H; k++) M[H + k] = c2.addc_cc(M[H + k], sa[k] & mb);
+            M[N] = c2.addc(M[N], 0);
+        }
+        { /* z1 = M - z0 - z2 = a0 b1 + a1 b0 < 2^(64H + 1) */
+            cz__chain c;
+            M[0] = c.sub_cc(M[0], T[0]);
+            CZ_UNROLL for (int k = 1; k < N; k++) M[k] = c.subc_cc(M[k], T[k]);
+            M[N] = c.subc(M[N], 0);
+            cz__chain c2;
+            M[0] = c2.sub_cc(M[0], T[N]);
+            CZ_UNROLL for (int k = 1; k < N; k++) M[k] = c2.subc_cc(M[k], T[N + k]);
+            M[N] = c2.subc(M[N], 0);
+        }
+        { /* T += 2^(32H) z1; the total a b < 2^(64N) carries out of nothing */
+            cz__chain c;
+            T[H] = c.add_cc(T[H], M[0]);
+            CZ_UNROLL for (int k = 1; k <= N; k++) T[H + k] = c.addc_cc(T[H + k], M[k]);
+            CZ_UNROLL for (int k = H + N + 1; k < 2 * N - 1; k++) T[k] = c.addc_cc(T[k], 0);
+            T[2 * N - 1] = c.addc(T[2 * N - 1], 0);
+        }
+    }
+    /* a b R^-1 mod m: Karatsuba product, then redc_wide */
+    CZ_HD static cz_mont mul_ka(const cz_mont &a, const cz_mont &b)
+    {
+        uint32_t T[2 * N];
+        prod_ka(T, a.w, b.w);
+        return redc_wide(T);
+    }
+    /* (a b + c d) R^-1 mod m with one reduction: two Karatsuba products
+     * summed (below 2 m^2, so T_hi < m / 4: redc_wide's bound holds) */
+    CZ_HD static cz_mont mul2_ka(const cz_mont &a, const cz_mont &b, const cz_mont &c2, const cz_mont &d)
+    {
+        uint32_t T[2 * N], U[2 * N];
+        prod_ka(T, a.w, b.w);
+        prod_ka(U, c2.w, d.w);
+        cz__chain c;
+        T[0] = c.add_cc(T[0], U[0]);
+        CZ_UNROLL for (int k = 1; k < 2 * N - 1; k++) T[k] = c.addc_cc(T[k], U[k]);
+        T[2 * N - 1] = c.addc(T[2 * N - 1], U[2 * N - 1]);
+        return redc_wide(T);
     }
 
     /* 64-bit CIOS, the CPU's portable schedule, for comparison */
@@ -585,10 +747,23 @@ struct __align__(8) cz_mont {
         return r;
     }
 
-    CZ_HD friend cz_mont operator*(const cz_mont &a, const cz_mont &b) { return mul_eo(a, b); }
-    CZ_HD friend cz_mont mul(const cz_mont &a, const cz_mont &b) { return mul_eo(a, b); }
+    /* the default product: Karatsuba for Fp where CZ_FP_MUL_KA says so */
+    static constexpr bool KA = CZ_FP_MUL_KA && N == 12;
+    CZ_HD static cz_mont mul_d(const cz_mont &a, const cz_mont &b)
+    {
+        if constexpr (KA) return mul_ka(a, b);
+        else return mul_eo(a, b);
+    }
+    /* (a b + c d) R^-1, one reduction (Fp only) */
+    CZ_HD static cz_mont mul2(const cz_mont &a, const cz_mont &b, const cz_mont &c2, const cz_mont &d)
+    {
+        if constexpr (KA) return mul2_ka(a, b, c2, d);
+        else return mul2_eo(a, b, c2, d);
+    }
+    CZ_HD friend cz_mont operator*(const cz_mont &a, const cz_mont &b) { return mul_d(a, b); }
+    CZ_HD friend cz_mont mul(const cz_mont &a, const cz_mont &b) { return mul_d(a, b); }
     CZ_HD friend cz_mont sqr(const cz_mont &a) { return sqr_eo(a); }
-    CZ_HD cz_mont &operator*=(const cz_mont &b) { return *this = mul_eo(*this, b); }
+    CZ_HD cz_mont &operator*=(const cz_mont &b) { return *this = mul_d(*this, b); }
     CZ_HD cz_mont &operator+=(const cz_mont &b) { return *this = *this + b; }
     CZ_HD cz_mont &operator-=(const cz_mont &b) { return *this = *this - b; }
 
@@ -640,6 +815,11 @@ struct __align__(8) fp2_t {
     CZ_HD friend fp2_t mul_lazy(const fp2_t &a, const fp2_t &b)
     {
         return fp2_t{fp_t::mul2_eo(a.c0, b.c0, -a.c1, b.c1), fp_t::mul2_eo(a.c0, b.c1, a.c1, b.c0)};
+    }
+    /* the same over Karatsuba products (fp_t::mul2_ka) */
+    CZ_HD friend fp2_t mul_lazy_ka(const fp2_t &a, const fp2_t &b)
+    {
+        return fp2_t{fp_t::mul2_ka(a.c0, b.c0, -a.c1, b.c1), fp_t::mul2_ka(a.c0, b.c1, a.c1, b.c0)};
     }
     CZ_HD friend fp2_t sqr(const fp2_t &a)
     {

@@ -25,6 +25,7 @@ CZ_HD F apply_op(int op, const F &a, const F &b)
     case CZ_CUDA_OP_MUL_64: return F::mul_64(a, b);
     case CZ_CUDA_OP_MUL_EO_PLAIN: return F::mul_eo_plain(a, b);
     case CZ_CUDA_OP_MUL_F64: return cz_f64_mul_words(a, b);
+    case CZ_CUDA_OP_MUL_KA: return F::mul_ka(a, b);
     default: return a * b;
     }
 }
@@ -40,6 +41,7 @@ CZ_HD fp2_t apply_op<fp2_t>(int op, const fp2_t &a, const fp2_t &b)
     case CZ_CUDA_OP_DBL: return dbl(a);
     case CZ_CUDA_OP_MUL_XI: return mul_by_xi(a);
     case CZ_CUDA_OP_MUL_LAZY: return mul_lazy(a, b);
+    case CZ_CUDA_OP_MUL_LAZY_KA: return mul_lazy_ka(a, b);
     default: return a * b;
     }
 }
@@ -228,14 +230,22 @@ extern "C" cz_err cz_cuda_ff_bench(int field, int op, double *per_s, double *ms,
         if (op == CZ_CUDA_OP_SQR) return bench_one<fr_t, CZ_CUDA_OP_SQR>(per_s, ms, clock_mhz, sm_count, 4096, msg, msglen);
         if (op == CZ_CUDA_OP_MUL_EO_PLAIN)
             return bench_one<fr_t, CZ_CUDA_OP_MUL_EO_PLAIN>(per_s, ms, clock_mhz, sm_count, 4096, msg, msglen);
+        if (op == CZ_CUDA_OP_MUL_KA) return bench_one<fr_t, CZ_CUDA_OP_MUL_KA>(per_s, ms, clock_mhz, sm_count, 4096, msg, msglen);
         return bench_one<fr_t, CZ_CUDA_OP_MUL_EO>(per_s, ms, clock_mhz, sm_count, 4096, msg, msglen);
     }
     if (field == CZ_CUDA_FP) {
         if (op == CZ_CUDA_OP_MUL_64) return bench_one<fp_t, CZ_CUDA_OP_MUL_64>(per_s, ms, clock_mhz, sm_count, 2048, msg, msglen);
         if (op == CZ_CUDA_OP_MUL_F64) return bench_one<fp_t, CZ_CUDA_OP_MUL_F64>(per_s, ms, clock_mhz, sm_count, 2048, msg, msglen);
         if (op == CZ_CUDA_OP_SQR) return bench_one<fp_t, CZ_CUDA_OP_SQR>(per_s, ms, clock_mhz, sm_count, 2048, msg, msglen);
+        if (op == CZ_CUDA_OP_MUL_KA) return bench_one<fp_t, CZ_CUDA_OP_MUL_KA>(per_s, ms, clock_mhz, sm_count, 2048, msg, msglen);
         return bench_one<fp_t, CZ_CUDA_OP_MUL_EO>(per_s, ms, clock_mhz, sm_count, 2048, msg, msglen);
     }
-    if (field == CZ_CUDA_FP2) return bench_one<fp2_t, CZ_CUDA_OP_MUL>(per_s, ms, clock_mhz, sm_count, 512, msg, msglen);
+    if (field == CZ_CUDA_FP2) {
+        if (op == CZ_CUDA_OP_MUL_LAZY)
+            return bench_one<fp2_t, CZ_CUDA_OP_MUL_LAZY>(per_s, ms, clock_mhz, sm_count, 512, msg, msglen);
+        if (op == CZ_CUDA_OP_MUL_LAZY_KA)
+            return bench_one<fp2_t, CZ_CUDA_OP_MUL_LAZY_KA>(per_s, ms, clock_mhz, sm_count, 512, msg, msglen);
+        return bench_one<fp2_t, CZ_CUDA_OP_MUL>(per_s, ms, clock_mhz, sm_count, 512, msg, msglen);
+    }
     return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "ff bench: bad field %d", field);
 }

@@ -86,7 +86,7 @@ struct fp2p_t {
         /* even (a0, b0 here; a1, b1 swapped in): a0 b0 - a1 b1;
          * odd (a1, b1 here; a0, b0 swapped in): a1 b0 + a0 b1 */
         fp_t y1 = cz__pair_sel(odd, bo, b.v), y2 = cz__pair_sel(odd, b.v, bo), x2 = cz__pair_sel(odd, ao, -ao);
-        return fp2p_t{fp_t::mul2_eo(a.v, y1, x2, y2)};
+        return fp2p_t{fp_t::mul2(a.v, y1, x2, y2)};
 #else
         return fp2p_t{a.v * b.v};
 #endif

@@ -24,7 +24,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-}
 if [ -z "$build" ]; then
     build=$here/build-gpu
-    cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null &&
+    cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA_ARCHS=90 >/dev/null &&
         cmake --build "$build" --target cuzk-cuda-bench cuzk-cuda-msm-bench cuzk-bench test_engine $(cd "$here/tests" && ls test_cuda_*.c | sed 's/\.c$//') ||
         { echo "gpu-check: build failed"; exit 1; }
 fi

@@ -10,6 +10,8 @@
 # bin/cuzk-bench (a build folder, or the same layout copied). What runs:
 #   AB_FF=1             cuzk-cuda-bench ff (the field products)
 #   AB_NTT="24 27"      cuzk-cuda-bench ntt at those sizes ("" skips)
+#   AB_SPMV=""          cuzk-cuda-bench spmv at those sizes ("" skips)
+#   AB_SETUP=""         cuzk-cuda-bench setup at those sizes ("" skips)
 #   AB_MSM="--sizes 24,26 --fc-sizes 26 --g2-sizes 24 --reps 5"
 #                       cuzk-cuda-msm-bench arguments ("" skips)
 #   AB_PART="26 6"      cuzk-bench partition --log2 K --count N on the CUDA
@@ -20,6 +22,8 @@ a=${1:?usage: gpu-ab.sh A_DIR B_DIR [ROUNDS]}
 b=${2:?usage: gpu-ab.sh A_DIR B_DIR [ROUNDS]}
 rounds=${3:-2}
 ntt=${AB_NTT-24 27}
+spmv=${AB_SPMV-}
+setup=${AB_SETUP-}
 msm=${AB_MSM---sizes 24,26 --fc-sizes 26 --g2-sizes 24 --reps 5}
 part=${AB_PART-26 6}
 tmp=$(mktemp -d)
@@ -36,6 +40,14 @@ run_one() {
     fi
     if [ -n "$ntt" ]; then
         out=$("$dir/bin/cuzk-cuda-bench" ntt $ntt 2>&1) || { echo "$tag: ntt failed"; echo "$out"; status=1; }
+        awk '/^RESULT/ { print $2 "_" $3 "_ms", $4 }' <<<"$out" >>"$f"
+    fi
+    if [ -n "$spmv" ]; then
+        out=$("$dir/bin/cuzk-cuda-bench" spmv $spmv 2>&1) || { echo "$tag: spmv failed"; echo "$out"; status=1; }
+        awk '/^RESULT/ { print $2 "_" $3 "_ms", $4 }' <<<"$out" >>"$f"
+    fi
+    if [ -n "$setup" ]; then
+        out=$("$dir/bin/cuzk-cuda-bench" setup $setup 2>&1) || { echo "$tag: setup failed"; echo "$out"; status=1; }
         awk '/^RESULT/ { print $2 "_" $3 "_ms", $4 }' <<<"$out" >>"$f"
     fi
     if [ -n "$msm" ]; then

@@ -131,6 +131,11 @@ CZ_HD uint64_t cz__mulhi64(uint64_t a, uint64_t b)
 #endif
 }
 
+/* 2^32 - 1 where the compiler cannot see it (cz_mont::mfactor says why) */
+#if defined(__CUDACC__)
+static __constant__ uint32_t cz__ones32 = 0xffffffffu;
+#endif
+
 /* ---- the moduli ---- */
 struct cz_fr_params {
     static constexpr int NL = 4; /* 64-bit limbs */
@@ -285,8 +290,9 @@ struct __align__(8) cz_mont {
     CZ_HD static void mul_n(uint32_t *acc, const uint32_t *x, uint32_t bi)
     {
         CZ_UNROLL for (int j = 0; j < N; j += 2) {
-            acc[j] = x[j] * bi;
-            acc[j + 1] = cz__mulhi(x[j], bi);
+            uint64_t t = (uint64_t)x[j] * bi; /* one IMAD.WIDE.U32 */
+            acc[j] = (uint32_t)t;
+            acc[j + 1] = (uint32_t)(t >> 32);
         }
     }
     /* acc += sum over even j of x[j] * bi * 2^(32j); the carry out stays in c */
@@ -309,6 +315,22 @@ struct __align__(8) cz_mont {
      * words of every m*p chain are additions, not products. */
     static constexpr bool LOW01 = mw(0) == 1u && mw(1) == 0xffffffffu;
 
+    /* The Montgomery factor of a row, m = x N0 mod 2^32 for the row's low
+     * word x. Where N0 = 2^32 - 1 (Fr) the compiler sees m = -x, and then
+     * forms every product m p[j] of the row as a low and a high multiply
+     * (IMAD.X + IMAD.HI.U32.X, six IMAD-pipe clocks a word) instead of one
+     * IMAD.WIDE.U32.X (four): one Fr product took 336 instructions, 272
+     * with this and the wide first row (mul_n). Read from constant memory,
+     * N0 is opaque and the products stay whole (docs/CUDA.md, "Whole word
+     * products"). */
+    CZ_HD static uint32_t mfactor(uint32_t x)
+    {
+#if defined(__CUDA_ARCH__)
+        if constexpr (N0 == 0xffffffffu) return x * cz__ones32;
+#endif
+        return x * N0;
+    }
+
     /* T += m p for the low word x = lo[0] of T, where T = lo + 2^32 hi1
      * (lo holds the even words of p's products, hi1 the odd ones);
      * afterwards lo[0] = 0. FAST uses LOW01 when the modulus allows it. */
@@ -316,7 +338,7 @@ struct __align__(8) cz_mont {
     CZ_HD static void reduce_step(cz__chain &c, uint32_t *lo, uint32_t *hi1, const uint32_t *p)
     {
         if (FAST && LOW01) {
-            uint32_t x = lo[0], m = 0u - x, h = x ? ~x : 0u;
+            uint32_t x = lo[0], m = mfactor(x), h = x ? ~x : 0u; /* m = -x */
             hi1[0] = c.add_cc(hi1[0], x); /* m * p[1], low and high words */
             hi1[1] = c.addc_cc(hi1[1], h);
             CZ_UNROLL for (int j = 2; j < N; j += 2) {
@@ -330,7 +352,7 @@ struct __align__(8) cz_mont {
                 lo[j + 1] = c.madc_hi_cc(p[j], m, lo[j + 1]);
             }
         } else {
-            uint32_t m = lo[0] * N0;
+            uint32_t m = mfactor(lo[0]);
             cmad_n(c, hi1, p + 1, m);     /* carry out is zero (bounds) */
             cmad_n(c, lo, p, m);
         }
@@ -447,7 +469,7 @@ struct __align__(8) cz_mont {
      * so nothing runs between the links of a chain. */
     CZ_HD static void red_row(uint32_t *E, uint32_t *O, const uint32_t *p)
     {
-        const uint32_t m = (O[0] + E[1]) * N0;
+        const uint32_t m = mfactor(O[0] + E[1]);
         cz__chain c;
         O[0] = c.add_cc(O[0], E[1]);
         CZ_UNROLL for (int j = 0; j < N - 2; j += 2) {
@@ -496,7 +518,8 @@ struct __align__(8) cz_mont {
         CZ_UNROLL for (int k = 0; k < W; k++) Ev[k] = Od[k] = 0;
         /* row 0: the words of each array are disjoint, no carries */
         CZ_UNROLL for (int j = 1; j < N; j++) {
-            uint32_t lo = a.w[0] * a.w[j], hi = cz__mulhi(a.w[0], a.w[j]);
+            uint64_t t = (uint64_t)a.w[0] * a.w[j]; /* one IMAD.WIDE.U32 */
+            uint32_t lo = (uint32_t)t, hi = (uint32_t)(t >> 32);
             if (j & 1) { Od[j] = lo; Od[j + 1] = hi; }
             else { Ev[j] = lo; Ev[j + 1] = hi; }
         }
@@ -576,8 +599,9 @@ struct __align__(8) cz_mont {
     CZ_HD static void mul_l(uint32_t *acc, const uint32_t *x, uint32_t bi)
     {
         CZ_UNROLL for (int j = 0; j < L; j += 2) {
-            acc[j] = x[j] * bi;
-            acc[j + 1] = cz__mulhi(x[j], bi);
+            uint64_t t = (uint64_t)x[j] * bi;
+            acc[j] = (uint32_t)t;
+            acc[j + 1] = (uint32_t)(t >> 32);
         }
     }
     /* row_prod for L-word operands: on entry T = E + 2^32 O with E[0] = 0;

@@ -287,14 +287,7 @@ struct __align__(8) cz_mont {
     CZ_HD friend cz_mont neg(const cz_mont &a) { return -a; }
 
     /* acc[j..j+1] = x[j] * bi for even j (x read with stride 2) */
-    CZ_HD static void mul_n(uint32_t *acc, const uint32_t *x, uint32_t bi)
-    {
-        CZ_UNROLL for (int j = 0; j < N; j += 2) {
-            uint64_t t = (uint64_t)x[j] * bi; /* one IMAD.WIDE.U32 */
-            acc[j] = (uint32_t)t;
-            acc[j + 1] = (uint32_t)(t >> 32);
-        }
-    }
+    CZ_HD static void mul_n(uint32_t *acc, const uint32_t *x, uint32_t bi) { mul_l<N>(acc, x, bi); }
     /* acc += sum over even j of x[j] * bi * 2^(32j); the carry out stays in c */
     CZ_HD static void cmad_n(cz__chain &c, uint32_t *acc, const uint32_t *x, uint32_t bi)
     {
@@ -360,17 +353,9 @@ struct __align__(8) cz_mont {
     }
 
     /* the product part of a row: T / 2^32 + a bi, as O + 2^32 E */
-    CZ_HD static void row_prod(cz__chain &c, uint32_t *E, uint32_t *O, const uint32_t *a, uint32_t bi)
+    CZ_HD static void row_prod(cz__chain &, uint32_t *E, uint32_t *O, const uint32_t *a, uint32_t bi)
     {
-        O[0] = c.add_cc(O[0], E[1]);          /* E[1] sits at word 0 of T/2^32 */
-        CZ_UNROLL for (int j = 0; j < N - 2; j += 2) { /* E = odd products + E >> 64 */
-            E[j] = c.madc_lo_cc(a[j + 1], bi, E[j + 2]);
-            E[j + 1] = c.madc_hi_cc(a[j + 1], bi, E[j + 3]);
-        }
-        E[N - 2] = c.madc_lo_cc(a[N - 1], bi, 0);
-        E[N - 1] = c.madc_hi_cc(a[N - 1], bi, 0);
-        cmad_n(c, O, a, bi);                  /* O += even products */
-        E[N - 1] = c.addc(E[N - 1], 0);
+        row_prod_l<N>(E, O, a, bi);
     }
     template <bool FAST>
     CZ_HD static void row(uint32_t *E, uint32_t *O, const uint32_t *a, const uint32_t *p, uint32_t bi)
@@ -470,17 +455,7 @@ struct __align__(8) cz_mont {
     CZ_HD static void red_row(uint32_t *E, uint32_t *O, const uint32_t *p)
     {
         const uint32_t m = mfactor(O[0] + E[1]);
-        cz__chain c;
-        O[0] = c.add_cc(O[0], E[1]);
-        CZ_UNROLL for (int j = 0; j < N - 2; j += 2) {
-            E[j] = c.madc_lo_cc(p[j + 1], m, E[j + 2]);
-            E[j + 1] = c.madc_hi_cc(p[j + 1], m, E[j + 3]);
-        }
-        E[N - 2] = c.madc_lo_cc(p[N - 1], m, 0);
-        E[N - 1] = c.madc_hi_cc(p[N - 1], m, 0); /* carry out is zero (bounds) */
-        cz__chain c2;
-        cmad_n(c2, O, p, m);
-        E[N - 1] = c2.addc(E[N - 1], 0);
+        row_prod_l<N>(E, O, p, m); /* the row of a product with p for x, m for bi */
     }
     /* X += a_i a_j 2^(32 (i + j)) for j = j0, j0 + 2, ... < N: one carry
      * chain over words i + j0 ... (each product's two words, no overlap),
@@ -594,7 +569,9 @@ struct __align__(8) cz_mont {
      * make N^2), then reduced by redc_wide (N^2 word products of m p, as
      * in mul_eo). */
 
-    /* acc[j..j+1] = x[j] * bi for even j < L (x read with stride 2) */
+    /* acc[j..j+1] = x[j] * bi for even j < L (x read with stride 2); a
+     * 64-bit product is one IMAD.WIDE.U32 where x * bi and __umulhi make
+     * an IMAD and an IMAD.HI (docs/CUDA.md) */
     template <int L>
     CZ_HD static void mul_l(uint32_t *acc, const uint32_t *x, uint32_t bi)
     {
@@ -604,11 +581,14 @@ struct __align__(8) cz_mont {
             acc[j + 1] = (uint32_t)(t >> 32);
         }
     }
-    /* row_prod for L-word operands: on entry T = E + 2^32 O with E[0] = 0;
-     * on exit T / 2^32 + x bi as O + 2^32 E. Every chain's last carry is
-     * zero as long as the total stays below 2^(32 (L + 1)), which holds for
-     * the partial sums of an L-word by L-word product (each is below
-     * x 2^32). */
+    /* The product part of a row for L-word operands (row_prod is L = N):
+     * on entry T = E + 2^32 O with E[0] = 0; on exit T / 2^32 + x bi as
+     * O + 2^32 E. E[1] sits at word 0 of T / 2^32 and goes into O[0]; E
+     * becomes the odd products plus E >> 64, O gains the even ones. Every
+     * chain's last carry is zero as long as the total stays below
+     * 2^(32 (L + 1)): the partial sums of an L-word by L-word product are
+     * below x 2^32; in the rows of mul_eo the bounds of docs/CUDA.md ("why
+     * the chains never lose a carry") hold. */
     template <int L>
     CZ_HD static void row_prod_l(uint32_t *E, uint32_t *O, const uint32_t *x, uint32_t bi)
     {

@@ -77,9 +77,14 @@ done
 echo
 echo "== gpu-ab: medians of $rounds rounds (A = $a, B = $b)"
 printf '%-34s %12s %12s %8s\n' figure A B B/A
+# median TAG KEY: the median of KEY's values over the rounds of build TAG
+median() {
+    cat "$tmp"/"$1".* | awk -v k="$2" '$1 == k { print $2 }' | sort -g |
+        awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
 cat "$tmp"/A.* | awk '{ print $1 }' | awk '!seen[$0]++' | while read -r key; do
-    ma=$(cat "$tmp"/A.* | awk -v k="$key" '$1 == k { print $2 }' | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
-    mb=$(cat "$tmp"/B.* | awk -v k="$key" '$1 == k { print $2 }' | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+    ma=$(median A "$key")
+    mb=$(median B "$key")
     ratio=$(awk -v x="$ma" -v y="$mb" 'BEGIN { if (x > 0 && y != "") printf "%.3f", y / x; else print "-" }')
     printf '%-34s %12s %12s %8s\n' "$key" "$ma" "${mb:--}" "$ratio"
 done

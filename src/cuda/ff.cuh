@@ -113,15 +113,6 @@ struct cz__chain {
 #endif
 };
 
-CZ_HD uint32_t cz__mulhi(uint32_t a, uint32_t b)
-{
-#if defined(__CUDA_ARCH__)
-    return __umulhi(a, b);
-#else
-    return (uint32_t)(((uint64_t)a * b) >> 32);
-#endif
-}
-
 CZ_HD uint64_t cz__mulhi64(uint64_t a, uint64_t b)
 {
 #if defined(__CUDA_ARCH__)
@@ -286,8 +277,6 @@ struct __align__(8) cz_mont {
     CZ_HD friend cz_mont sub(const cz_mont &a, const cz_mont &b) { return a - b; }
     CZ_HD friend cz_mont neg(const cz_mont &a) { return -a; }
 
-    /* acc[j..j+1] = x[j] * bi for even j (x read with stride 2) */
-    CZ_HD static void mul_n(uint32_t *acc, const uint32_t *x, uint32_t bi) { mul_l<N>(acc, x, bi); }
     /* acc += sum over even j of x[j] * bi * 2^(32j); the carry out stays in c */
     CZ_HD static void cmad_n(cz__chain &c, uint32_t *acc, const uint32_t *x, uint32_t bi)
     {
@@ -313,7 +302,7 @@ struct __align__(8) cz_mont {
      * forms every product m p[j] of the row as a low and a high multiply
      * (IMAD.X + IMAD.HI.U32.X, six IMAD-pipe clocks a word) instead of one
      * IMAD.WIDE.U32.X (four): one Fr product took 336 instructions, 272
-     * with this and the wide first row (mul_n). Read from constant memory,
+     * with this and the wide first row (mul_l). Read from constant memory,
      * N0 is opaque and the products stay whole (docs/CUDA.md, "Whole word
      * products"). */
     CZ_HD static uint32_t mfactor(uint32_t x)
@@ -352,16 +341,11 @@ struct __align__(8) cz_mont {
         hi1[N - 1] = c.addc(hi1[N - 1], 0);
     }
 
-    /* the product part of a row: T / 2^32 + a bi, as O + 2^32 E */
-    CZ_HD static void row_prod(cz__chain &, uint32_t *E, uint32_t *O, const uint32_t *a, uint32_t bi)
-    {
-        row_prod_l<N>(E, O, a, bi);
-    }
     template <bool FAST>
     CZ_HD static void row(uint32_t *E, uint32_t *O, const uint32_t *a, const uint32_t *p, uint32_t bi)
     {
         cz__chain c;
-        row_prod(c, E, O, a, bi);
+        row_prod_l<N>(E, O, a, bi); /* T / 2^32 + a bi, as O + 2^32 E */
         reduce_step<FAST>(c, O, E, p);
     }
     template <bool FAST>
@@ -371,8 +355,8 @@ struct __align__(8) cz_mont {
         CZ_UNROLL for (int k = 0; k < N; k++) p[k] = mw(k);
         uint32_t A[N], B[N];
         cz__chain c;
-        mul_n(A, a.w, b.w[0]);
-        mul_n(B, a.w + 1, b.w[0]);
+        mul_l<N>(A, a.w, b.w[0]);
+        mul_l<N>(B, a.w + 1, b.w[0]);
         reduce_step<FAST>(c, A, B, p);
         /* total = A + 2^32 B, A[0] = 0 */
         CZ_UNROLL for (int i = 1; i + 1 < N; i += 2) {
@@ -418,8 +402,8 @@ struct __align__(8) cz_mont {
         CZ_UNROLL for (int k = 0; k < N; k++) p[k] = mw(k);
         uint32_t A[N], B[N];
         cz__chain c;
-        mul_n(A, a.w, b.w[0]);
-        mul_n(B, a.w + 1, b.w[0]);
+        mul_l<N>(A, a.w, b.w[0]);
+        mul_l<N>(B, a.w + 1, b.w[0]);
         add_prod(A, B, c2.w, d.w[0]);
         reduce_step<true>(c, A, B, p);
         CZ_UNROLL for (int i = 1; i + 1 < N; i += 2) {
@@ -440,7 +424,7 @@ struct __align__(8) cz_mont {
                            uint32_t bi, uint32_t di)
     {
         cz__chain c;
-        row_prod(c, E, O, a, bi);
+        row_prod_l<N>(E, O, a, bi);
         add_prod(O, E, c2, di);
         reduce_step<true>(c, O, E, p);
     }
@@ -581,7 +565,7 @@ struct __align__(8) cz_mont {
             acc[j + 1] = (uint32_t)(t >> 32);
         }
     }
-    /* The product part of a row for L-word operands (row_prod is L = N):
+    /* The product part of a row for L-word operands (L = N in mul_eo):
      * on entry T = E + 2^32 O with E[0] = 0; on exit T / 2^32 + x bi as
      * O + 2^32 E. E[1] sits at word 0 of T / 2^32 and goes into O[0]; E
      * becomes the odd products plus E >> 64, O gains the even ones. Every

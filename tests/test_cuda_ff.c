@@ -69,7 +69,7 @@ typedef cz_err (*batch_fn)(int, int, void *, const void *, const void *, size_t,
 
 static const char *opname[] = {"mul", "sqr", "add", "sub", "neg", "dbl", "to_mont", "from_mont",
                                "mul_eo", "mul_64", "mul_xi", "mul_eo_plain", "mul_lazy", "mul_f64",
-                               "mul_ka", "mul_lazy_ka"};
+                               "mul_ka", "mul_lazy_ka", "mul_sub_lazy", "mul_pair", "mul_sub_pair"};
 
 static void run_fr(batch_fn fn, const char *where)
 {
@@ -146,11 +146,19 @@ static void run_fp2(batch_fn fn, const char *where)
         b[i].c0 = y[i];
         b[i].c1 = x[(i * 13 + 5) % NTOT];
     }
+    /* the lane-pair ops run on the device only (they need a warp) */
     static const int ops[] = {CZ_CUDA_OP_MUL, CZ_CUDA_OP_SQR, CZ_CUDA_OP_ADD, CZ_CUDA_OP_SUB,
                               CZ_CUDA_OP_NEG, CZ_CUDA_OP_DBL, CZ_CUDA_OP_MUL_XI, CZ_CUDA_OP_MUL_LAZY,
-                              CZ_CUDA_OP_MUL_LAZY_KA};
+                              CZ_CUDA_OP_MUL_LAZY_KA, CZ_CUDA_OP_MUL_SUB_LAZY, CZ_CUDA_OP_MUL_PAIR,
+                              CZ_CUDA_OP_MUL_SUB_PAIR};
     for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
         int op = ops[k];
+        if ((op == CZ_CUDA_OP_MUL_PAIR || op == CZ_CUDA_OP_MUL_SUB_PAIR) && fn == cz_cuda_ff_batch_host) {
+            cz_err e = fn(CZ_CUDA_FP2, op, got, a, b, NTOT, msg, sizeof msg);
+            CHECK_MSG(e == CZ_ERR_UNSUPPORTED, "%s fp2 %s: the host refuses lane-pair ops (got %d)", where,
+                      opname[op], (int)e);
+            continue;
+        }
         cz_err e = fn(CZ_CUDA_FP2, op, got, a, b, NTOT, msg, sizeof msg);
         CHECK_MSG(e == CZ_OK, "%s fp2 %s: %s", where, opname[op], msg);
         if (e) return;
@@ -163,6 +171,16 @@ static void run_fp2(batch_fn fn, const char *where)
             case CZ_CUDA_OP_NEG: cz_fp2_neg(&want[i], &a[i]); break;
             case CZ_CUDA_OP_DBL: cz_fp2_dbl(&want[i], &a[i]); break;
             case CZ_CUDA_OP_MUL_XI: cz_fp2_mul_by_xi(&want[i], &a[i]); break;
+            case CZ_CUDA_OP_MUL_SUB_LAZY:
+            case CZ_CUDA_OP_MUL_SUB_PAIR: { /* a b - (a + b)(a - b) */
+                cz_fp2 c, d, ab, cd;
+                cz_fp2_add(&c, &a[i], &b[i]);
+                cz_fp2_sub(&d, &a[i], &b[i]);
+                cz_fp2_mul(&ab, &a[i], &b[i]);
+                cz_fp2_mul(&cd, &c, &d);
+                cz_fp2_sub(&want[i], &ab, &cd);
+                break;
+            }
             default: cz_fp2_mul(&want[i], &a[i], &b[i]); break;
             }
             if (memcmp(&got[i], &want[i], sizeof want[i])) {

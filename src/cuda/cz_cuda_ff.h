@@ -42,6 +42,12 @@ enum {
     CZ_CUDA_OP_MUL_LAZY_KA, /* out = a * b, schoolbook with one reduction per
                              * half over Karatsuba products (fp_t::mul2_ka;
                              * Fp2 only) */
+    CZ_CUDA_OP_MUL_SUB_LAZY, /* out = a b - c d for c = a + b, d = a - b, one
+                              * reduction per half (fp_t::mul4_eo; Fp2 only) */
+    CZ_CUDA_OP_MUL_PAIR,   /* out = a * b on two lanes (fp2_pair.cuh; Fp2 only,
+                            * device only) */
+    CZ_CUDA_OP_MUL_SUB_PAIR, /* out = a b - c d as MUL_SUB_LAZY, on two lanes
+                              * (fe_mul_sub of fp2_pair.cuh; Fp2, device only) */
     CZ_CUDA_OP__COUNT
 };
 
@@ -52,7 +58,7 @@ cz_err cz_cuda_ff_batch(int field, int op, void *out, const void *a, const void 
 
 /* the same computation run by the device code compiled for the host (the
  * PTX carry chains emulated): checks the kernels' schedule where there is no
- * GPU */
+ * GPU. The lane-pair ops need a warp: CZ_ERR_UNSUPPORTED here. */
 cz_err cz_cuda_ff_batch_host(int field, int op, void *out, const void *a, const void *b, size_t n,
                              char *msg, size_t msglen);
 

@@ -43,7 +43,8 @@ template <class F> CZ_DEV F fe_sub(const F &a, const F &b) { return a - b; }
 template <class F> CZ_DEV F fe_dbl(const F &a) { return dbl(a); }
 template <class F> CZ_DEV F fe_neg(const F &a) { return -a; }
 /* a b - c d; over Fp both products share one Montgomery reduction
- * (fp_t::mul2), which saves about half a product */
+ * (fp_t::mul2), which saves about half a product; on G2 lane pairs each
+ * lane's four products share one (fp2_pair.cuh) */
 template <class F> CZ_DEV F fe_mul_sub(const F &a, const F &b, const F &c, const F &d) { return a * b - c * d; }
 template <> CZ_DEV fp_t fe_mul_sub<fp_t>(const fp_t &a, const fp_t &b, const fp_t &c, const fp_t &d)
 {

@@ -387,30 +387,33 @@ struct __align__(8) cz_mont {
         cmad_n(c, lo, x, di);
         hi1[N - 1] = c.addc(hi1[N - 1], 0);
     }
-    /* (a b + c d) R^-1 mod m with one Montgomery reduction for both
-     * products: the CIOS rows of mul_eo with the row c d_i added to each
-     * row a b_i before its reduction step. Bounds: every input < m, and m's
-     * top word below 2^29 (p < 2^381), so the top word of each half of the
-     * running total stays below 2^31 (two products' top words of < 2^29
-     * each, m's, and the carries) and no chain carries out of it; the
-     * result before the last subtraction is below (2 m^2 + m R) / R <
-     * 1.25 m. For Fp only (Fr's top word is too large). */
-    CZ_HD static cz_mont mul2_eo(const cz_mont &a, const cz_mont &b, const cz_mont &c2, const cz_mont &d)
+    /* (x_0 y_0 + ... + x_(K-1) y_(K-1)) R^-1 mod m with one Montgomery
+     * reduction for all K products: the CIOS rows of mul_eo with the rows
+     * x_k y_(k,i) added to row i before its reduction step. Bounds: every
+     * input < m and (K + 1) m < 3/4 2^(32 N) (the static_assert, on m's
+     * top word; Fp's 0x1a0111ea allows K up to 6). A row adds below (K + 1) m 2^32 to a running total below
+     * (K + 1) m (1 + 2^-31), so the total stays below 2^(32 (N + 1)), what
+     * the two halves E + 2^32 O hold, and no chain carries out of the top
+     * word; the result before the last subtraction is below
+     * (K m^2 + m R) / R < 2 m. For Fp only (with Fr's top word even K = 1
+     * leaves no room: mul_eo's own bounds differ). */
+    template <int K>
+    CZ_HD static cz_mont mulsum_eo(const cz_mont (&x)[K], const cz_mont (&y)[K])
     {
-        static_assert(mw(N - 1) < (1u << 29), "mul2_eo needs a modulus below 2^(32N - 3)");
+        static_assert((uint64_t)(mw(N - 1) + 1) * (K + 1) <= 3ull << 30, "mulsum_eo: (K + 1) m must be below 3/4 2^(32 N)");
         uint32_t p[N];
         CZ_UNROLL for (int k = 0; k < N; k++) p[k] = mw(k);
         uint32_t A[N], B[N];
         cz__chain c;
-        mul_l<N>(A, a.w, b.w[0]);
-        mul_l<N>(B, a.w + 1, b.w[0]);
-        add_prod(A, B, c2.w, d.w[0]);
+        mul_l<N>(A, x[0].w, y[0].w[0]);
+        mul_l<N>(B, x[0].w + 1, y[0].w[0]);
+        CZ_UNROLL for (int k = 1; k < K; k++) add_prod(A, B, x[k].w, y[k].w[0]);
         reduce_step<true>(c, A, B, p);
         CZ_UNROLL for (int i = 1; i + 1 < N; i += 2) {
-            row2(A, B, a.w, c2.w, p, b.w[i], d.w[i]);
-            row2(B, A, a.w, c2.w, p, b.w[i + 1], d.w[i + 1]);
+            row_sum<K>(A, B, x, y, p, i);
+            row_sum<K>(B, A, x, y, p, i + 1);
         }
-        row2(A, B, a.w, c2.w, p, b.w[N - 1], d.w[N - 1]);
+        row_sum<K>(A, B, x, y, p, N - 1);
         A[0] = c.add_cc(A[0], B[1]);
         CZ_UNROLL for (int k = 1; k < N - 1; k++) A[k] = c.addc_cc(A[k], B[k + 1]);
         A[N - 1] = c.addc(A[N - 1], 0);
@@ -418,15 +421,29 @@ struct __align__(8) cz_mont {
         reduce_once(r.w, A);
         return r;
     }
-    /* row() for two products: the a b_i part as in row(), then c d_i, then
+    /* row() for K products: x_0 y_(0,i) as in row(), then the others, then
      * the reduction step */
-    CZ_HD static void row2(uint32_t *E, uint32_t *O, const uint32_t *a, const uint32_t *c2, const uint32_t *p,
-                           uint32_t bi, uint32_t di)
+    template <int K>
+    CZ_HD static void row_sum(uint32_t *E, uint32_t *O, const cz_mont (&x)[K], const cz_mont (&y)[K],
+                              const uint32_t *p, int i)
     {
         cz__chain c;
-        row_prod_l<N>(E, O, a, bi);
-        add_prod(O, E, c2, di);
+        row_prod_l<N>(E, O, x[0].w, y[0].w[i]);
+        CZ_UNROLL for (int k = 1; k < K; k++) add_prod(O, E, x[k].w, y[k].w[i]);
         reduce_step<true>(c, O, E, p);
+    }
+    /* (a b + c d) R^-1 mod m, one reduction for both products */
+    CZ_HD static cz_mont mul2_eo(const cz_mont &a, const cz_mont &b, const cz_mont &c2, const cz_mont &d)
+    {
+        const cz_mont x[2] = {a, c2}, y[2] = {b, d};
+        return mulsum_eo<2>(x, y);
+    }
+    /* (a b + c d + e f + g h) R^-1 mod m, one reduction for the four */
+    CZ_HD static cz_mont mul4_eo(const cz_mont &a, const cz_mont &b, const cz_mont &c2, const cz_mont &d,
+                                 const cz_mont &e, const cz_mont &f, const cz_mont &g, const cz_mont &h)
+    {
+        const cz_mont x[4] = {a, c2, e, g}, y[4] = {b, d, f, h};
+        return mulsum_eo<4>(x, y);
     }
 
     /* One row of m p alone, for the reduction of a square: on entry the
@@ -803,6 +820,13 @@ struct __align__(8) fp2_t {
     CZ_HD friend fp2_t mul_lazy(const fp2_t &a, const fp2_t &b)
     {
         return fp2_t{fp_t::mul2_eo(a.c0, b.c0, -a.c1, b.c1), fp_t::mul2_eo(a.c0, b.c1, a.c1, b.c0)};
+    }
+    /* a b - c d with one reduction per half (fp_t::mul4_eo over the four
+     * products of each half), as fp2_pair.cuh's fe_mul_sub forms it */
+    CZ_HD friend fp2_t mul_sub_lazy(const fp2_t &a, const fp2_t &b, const fp2_t &c, const fp2_t &d)
+    {
+        return fp2_t{fp_t::mul4_eo(a.c0, b.c0, -a.c1, b.c1, -c.c0, d.c0, c.c1, d.c1),
+                     fp_t::mul4_eo(a.c0, b.c1, a.c1, b.c0, -c.c0, d.c1, -c.c1, d.c0)};
     }
     /* the same over Karatsuba products (fp_t::mul2_ka) */
     CZ_HD friend fp2_t mul_lazy_ka(const fp2_t &a, const fp2_t &b)

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include "cuda/ff.cuh"
 #include "cuda/ff_f64.cuh"
+#include "cuda/fp2_pair.cuh"
 #include "cuda/cuda_util.cuh"
 #include "cuda/cz_cuda_ff.h"
 
@@ -42,6 +43,7 @@ CZ_HD fp2_t apply_op<fp2_t>(int op, const fp2_t &a, const fp2_t &b)
     case CZ_CUDA_OP_MUL_XI: return mul_by_xi(a);
     case CZ_CUDA_OP_MUL_LAZY: return mul_lazy(a, b);
     case CZ_CUDA_OP_MUL_LAZY_KA: return mul_lazy_ka(a, b);
+    case CZ_CUDA_OP_MUL_SUB_LAZY: return mul_sub_lazy(a, b, a + b, a - b);
     default: return a * b;
     }
 }
@@ -52,6 +54,22 @@ __global__ void k_batch(F *out, const F *a, const F *b, size_t n, int op)
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = apply_op<F>(op, a[i], b[i]);
 }
+
+/* the lane-pair ops: element i on lanes 2i (c0) and 2i + 1 (c1); both
+ * lanes of a pair take the same branch (i < n is pair-uniform) */
+__global__ void k_batch_pair(fp2_t *out, const fp2_t *a, const fp2_t *b, size_t n, int op)
+{
+    size_t i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 1;
+    int odd = threadIdx.x & 1;
+    if (i >= n) return;
+    fp2p_t x{odd ? a[i].c1 : a[i].c0}, y{odd ? b[i].c1 : b[i].c0}, r;
+    if (op == CZ_CUDA_OP_MUL_PAIR) r = x * y;
+    else r = fe_mul_sub(x, y, x + y, x - y);
+    if (odd) out[i].c1 = r.v;
+    else out[i].c0 = r.v;
+}
+
+static bool pair_op(int op) { return op == CZ_CUDA_OP_MUL_PAIR || op == CZ_CUDA_OP_MUL_SUB_PAIR; }
 
 static size_t elem_size(int field)
 {
@@ -65,6 +83,8 @@ static cz_err check_args(int field, int op, const void *out, const void *a, size
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "ff batch: bad field %d / op %d", field, op);
     if (n && (!out || !a))
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "ff batch: NULL buffer");
+    if (pair_op(op) && field != CZ_CUDA_FP2)
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "ff batch: op %d is for Fp2 only", op);
     return CZ_OK;
 }
 
@@ -73,6 +93,7 @@ extern "C" cz_err cz_cuda_ff_batch_host(int field, int op, void *out, const void
 {
     cz_err e = check_args(field, op, out, a, n, msg, msglen);
     if (e) return e;
+    if (pair_op(op)) return cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "ff batch: op %d needs the device", op);
     if (!b) b = a;
     for (size_t i = 0; i < n; i++) {
         if (field == CZ_CUDA_FR)
@@ -102,6 +123,9 @@ extern "C" cz_err cz_cuda_ff_batch(int field, int op, void *out, const void *a, 
         k_batch<fr_t><<<blocks, 128>>>((fr_t *)(d + 2 * sz), (const fr_t *)d, (const fr_t *)(d + sz), n, op);
     else if (field == CZ_CUDA_FP)
         k_batch<fp_t><<<blocks, 128>>>((fp_t *)(d + 2 * sz), (const fp_t *)d, (const fp_t *)(d + sz), n, op);
+    else if (pair_op(op))
+        k_batch_pair<<<(unsigned)((2 * n + 127) / 128), 128>>>((fp2_t *)(d + 2 * sz), (const fp2_t *)d,
+                                                               (const fp2_t *)(d + sz), n, op);
     else
         k_batch<fp2_t><<<blocks, 128>>>((fp2_t *)(d + 2 * sz), (const fp2_t *)d, (const fp2_t *)(d + sz), n, op);
     CZ_CK_LAUNCH();

@@ -62,9 +62,9 @@
 #define MAX_WINDOW 22
 #define BLOCK 256
 /* default threads per block of the point-arithmetic kernels (msm_api.cu):
- * G2's, and G1's (smaller: 128 measured 1-3 % faster than 256 at 2^24 and
- * 2^26, docs/CUDA_MSM.md) */
-#define HEAVY_BLOCK 256
+ * G2's, and G1's (128 for both: measured 1-3 % faster than 256 at 2^24
+ * and 2^26 for G1, 1.8 % for G2 at 2^24, docs/CUDA_MSM.md) */
+#define HEAVY_BLOCK 128
 #define HEAVY_BLOCK_G1 128
 /* the window sums and the ones' sum on the host: at most 129 windows (c = 2)
  * of a G2 XYZZ point (384 bytes), and one more */

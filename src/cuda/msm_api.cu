@@ -28,7 +28,6 @@ extern "C" cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, s
     if (!ctx) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "cuda msm: out of host memory");
     ctx->device = device;
     ctx->heavy_block = heavy_block_size(HEAVY_BLOCK);
-    ctx->heavy_block_g1 = heavy_block_size(HEAVY_BLOCK_G1);
     {
         const char *p = getenv("CZ_MSM_G2_PAIR"); /* 0: one thread per G2 point, for comparison */
         ctx->g2_pair = !(p && !strcmp(p, "0"));

@@ -61,11 +61,10 @@
 #define BA_BWD_BLOCK 128
 #define MAX_WINDOW 22
 #define BLOCK 256
-/* default threads per block of the point-arithmetic kernels (msm_api.cu):
- * G2's, and G1's (128 for both: measured 1-3 % faster than 256 at 2^24
- * and 2^26 for G1, 1.8 % for G2 at 2^24, docs/CUDA_MSM.md) */
+/* default threads per block of the point-arithmetic kernels (msm_api.cu),
+ * G1's and G2's: 128 measured 1-3 % faster than 256 at 2^24 and 2^26 for
+ * G1, 1.8 % for G2 at 2^24 (docs/CUDA_MSM.md) */
 #define HEAVY_BLOCK 128
-#define HEAVY_BLOCK_G1 128
 /* the window sums and the ones' sum on the host: at most 129 windows (c = 2)
  * of a G2 XYZZ point (384 bytes), and one more */
 #define CZ_MSM_HOST_WIN_BYTES ((size_t)131 * 384)
@@ -80,8 +79,7 @@ struct cz_cuda_msm {
     int cfg_window;
     int max_window; /* the plan's widest window (CZ_MSM_MAX_WINDOW) */
     size_t cfg_max_entries;
-    int heavy_block;    /* threads a block of the point-arithmetic kernels (G2) */
-    int heavy_block_g1; /* the same for G1 */
+    int heavy_block; /* threads a block of the point-arithmetic kernels */
     uint32_t t0;     /* entries a thread at level 0 of the reduce-by-key engine */
     int g2_pair;     /* G2 point arithmetic on lane pairs (fp2_pair.cuh) */
     int ba_mode;         /* G1 batch-affine rounds: -1 off, 0 when they pay, 1 always (tests) */
@@ -230,7 +228,7 @@ inline void launch_segment_sums(cz_cuda_msm *ctx, In in, const uint32_t *keys, u
                                 const uint32_t *incl, const uint32_t *pc, uint32_t *okeys, cz_xyzz_t<F> *out,
                                 cz_xyzz_t<F> *dest, uint32_t t0)
 {
-    unsigned hb = (unsigned)ctx->heavy_block_g1;
+    unsigned hb = (unsigned)ctx->heavy_block;
     cz_k_segment_sums<F, In><<<blocks_of(s0, hb), hb, 0, ctx->stream>>>(in, keys, n, t0, incl, pc, okeys, out,
                                                                         dest);
 }
@@ -266,7 +264,7 @@ template <class F>
 inline void launch_run_sums(cz_cuda_msm *ctx, size_t bound, const cz_xyzz_t<F> *items, engine<F> &e, uint32_t runs,
                             cz_xyzz_t<F> *out)
 {
-    unsigned hb = (unsigned)ctx->heavy_block_g1;
+    unsigned hb = (unsigned)ctx->heavy_block;
     cz_k_run_sums<F><<<blocks_of(bound, hb), hb, 0, ctx->stream>>>(items, e.off, e.cnt, e.np, e.incl2, runs, T1, out);
 }
 template <>
@@ -285,7 +283,7 @@ template <class F>
 inline void launch_bucket_segments(cz_cuda_msm *ctx, const cz_xyzz_t<F> *buckets, uint32_t kb, uint32_t l,
                                    uint32_t segs, uint32_t nt, cz_xyzz_t<F> *out, uint32_t *okeys)
 {
-    unsigned hb = (unsigned)ctx->heavy_block_g1;
+    unsigned hb = (unsigned)ctx->heavy_block;
     cz_k_bucket_segments<F><<<blocks_of(nt, hb), hb, 0, ctx->stream>>>(buckets, kb, l, segs, nt, out, okeys);
 }
 template <>
@@ -312,7 +310,7 @@ template <class F> inline uint32_t bucket_wave(cz_cuda_msm *ctx)
 {
     const int gi = std::is_same<F, fp_t>::value ? 0 : 1;
     if (ctx->bucket_wave[gi]) return ctx->bucket_wave[gi];
-    int sms = 0, nb = 0, hb = gi ? ctx->heavy_block : ctx->heavy_block_g1, lanes = 1;
+    int sms = 0, nb = 0, hb = ctx->heavy_block, lanes = 1;
     cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx->device);
     if (e == cudaSuccess) {
         if constexpr (std::is_same<F, fp_t>::value) {

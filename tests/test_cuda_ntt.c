@@ -6,7 +6,9 @@
  *
  * Without a device the kernels' code runs on the host (a host-memory domain,
  * one tile at a time: small sizes and one three-pass size); with one, the
- * GPU runs sizes up to 2^22. */
+ * GPU runs sizes up to 2^22. Both run the sizes again with two levels a
+ * thread between barriers (CZ_NTT_LEVELS=2, radix 4: the default from 2^26,
+ * which the sizes here do not reach). */
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -189,6 +191,14 @@ int main(void)
         check_h(13, 7, 0);
         check_h(10, 5, 1);
         check_h(13, 5, 1);
+        /* two levels a shared round trip (the default from 2^26 only) */
+        setenv("CZ_NTT_LEVELS", "2", 1);
+        for (size_t i = 0; i < sizeof host_sizes / sizeof host_sizes[0]; i++) check_transforms(host_sizes[i], 7, 15);
+        check_transforms(14, 5, 15);
+        check_transforms(21, 5, 1 << 3);
+        check_h(13, 7, 0);
+        check_h(13, 5, 1);
+        unsetenv("CZ_NTT_LEVELS");
         printf("test_cuda_ntt: SKIP (no CUDA device); the kernels' code run on the host was checked\n");
         cz_pool_destroy(pool);
         return cz_test_finish("test_cuda_ntt");
@@ -204,6 +214,13 @@ int main(void)
         check_h(h_sizes[i], 7, 0);
         check_h(h_sizes[i], 5, 1);
     }
+    /* two levels a shared round trip (the default from 2^26 only) */
+    setenv("CZ_NTT_LEVELS", "2", 1);
+    for (size_t i = 0; i < sizeof gpu_sizes / sizeof gpu_sizes[0]; i++) check_transforms(gpu_sizes[i], 7, 15);
+    check_transforms(22, 5, 15);
+    check_h(16, 7, 0);
+    check_h(21, 5, 1);
+    unsetenv("CZ_NTT_LEVELS");
     cz_pool_destroy(pool);
     return cz_test_finish("test_cuda_ntt");
 #endif

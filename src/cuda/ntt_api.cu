@@ -6,7 +6,9 @@
  * elements (2^9 up to 2^25; 2^8..2^11 selectable, sizes chosen by
  * measurement) into shared memory, runs up to 10 levels there with 128
  * threads and writes the tile back, so 2^27 takes three passes over HBM
- * (10 + 9 + 8 levels). A pass over levels s .. s+L-1 touches, for fixed high bits h and low bits lo, the
+ * (10 + 9 + 8 levels). From 2^26 a thread takes 4 elements of the tile
+ * into registers and runs two levels on them between barriers (radix 4,
+ * tile_group); below, one level a barrier. A pass over levels s .. s+L-1 touches, for fixed high bits h and low bits lo, the
  * elements h 2^(s+L) + j 2^s + lo (j < 2^L); a tile takes C = 2^(10-L)
  * neighbouring lo ("columns", so each row is C*32 contiguous bytes) and all
  * j. Cooley-Tukey (DIT) goes from bit-reversed to natural order, levels
@@ -37,6 +39,9 @@
  * tiles of 2^9 up to 2^25 and of 2^10 above */
 #define NTHR_DEFAULT 128
 #define TILE_LOG_DEFAULT(k) ((k) >= 26 ? 10 : 9)
+/* levels a thread runs in registers between barriers: 2 (radix 4) from
+ * 2^26, where it measured 4 % faster; 1 below, where it was not faster */
+#define LEVELS_DEFAULT(k) ((k) >= 26 ? 2 : 1)
 #define BR_B 4      /* tiled bit reversal: 2^4 x 2^4 blocks */
 #define LO_BITS 14
 #define TW_LO_BITS 13
@@ -78,6 +83,7 @@ struct pass_args {
     fr_t *a;
     const fr_t *tw;
     int k, s, L, logC;
+    int gmax; /* levels a thread runs in registers between barriers (1 or 2) */
     zscale pre, post;
     const fr_t *pb, *pc, *psub;
     fr_t zinv;
@@ -106,29 +112,82 @@ CZ_HD void tile_load(const pass_args &p, fr_t *sh, uint32_t tile, uint32_t tid, 
     }
 }
 
-template <bool DIF>
-CZ_HD void tile_level(const pass_args &p, fr_t *sh, uint32_t tile, int uu, uint32_t tid, uint32_t nthr)
+/* The levels of a pass go in groups of up to gmax (LEVELS_DEFAULT,
+ * CZ_NTT_LEVELS): a thread takes the 2^G elements of a group (the rows j
+ * that differ only in bits u0 .. u0+G-1, in one column) from shared memory
+ * into registers, runs the G levels there and writes them back. A pass thus
+ * makes ceil(L / gmax) shared round trips and barriers instead of L, and a
+ * twiddle of the group's level d serves 2^(G-1-d) of its butterflies: level
+ * u0 + d pairs m and m + 2^d, whose position below the level's bit is
+ * jlow + (m mod 2^d) 2^u0. */
+template <bool DIF, int G>
+CZ_HD void tile_group(const pass_args &p, fr_t *sh, uint32_t tile, int u0, uint32_t tid, uint32_t nthr)
 {
-    const uint32_t C = 1u << p.logC, nb = 1u << (p.L + p.logC - 1);
+    const uint32_t C = 1u << p.logC, ng = 1u << (p.L + p.logC - G);
     const uint32_t lo0 = tile_base(p, tile) & ((1u << p.s) - 1);
-    const int u = DIF ? p.L - 1 - uu : uu, t = p.s + u;
-    const uint32_t half = 1u << u;
-    for (uint32_t b = tid; b < nb; b += nthr) {
-        uint32_t c = b & (C - 1), jb = b >> p.logC;
-        uint32_t pos = jb & (half - 1), j0 = ((jb >> u) << (u + 1)) + pos;
-        uint32_t e0 = (j0 << p.logC) + c, e1 = e0 + (half << p.logC);
-        fr_t x0 = sh[e0], x1 = sh[e1];
-        uint32_t ti = ((pos << p.s) + lo0 + c) << (p.k - 1 - t);
-        if (!DIF) {
-            if (t != 0) x1 = x1 * ldg_fr(p.tw + ti);
-            sh[e0] = x0 + x1;
-            sh[e1] = x0 - x1;
-        } else {
-            fr_t d = x0 - x1;
-            sh[e0] = x0 + x1;
-            sh[e1] = t != 0 ? d * ldg_fr(p.tw + ti) : d;
+    if constexpr (G == 1) { /* one level: a butterfly at a time */
+        const int u = u0, t = p.s + u;
+        const uint32_t half = 1u << u;
+        for (uint32_t b = tid; b < ng; b += nthr) {
+            uint32_t c = b & (C - 1), jb = b >> p.logC;
+            uint32_t pos = jb & (half - 1), j0 = ((jb >> u) << (u + 1)) + pos;
+            uint32_t e0 = (j0 << p.logC) + c, e1 = e0 + (half << p.logC);
+            fr_t x0 = sh[e0], x1 = sh[e1];
+            uint32_t ti = ((pos << p.s) + lo0 + c) << (p.k - 1 - t);
+            if (!DIF) {
+                if (t != 0) x1 = x1 * ldg_fr(p.tw + ti);
+                sh[e0] = x0 + x1;
+                sh[e1] = x0 - x1;
+            } else {
+                fr_t d = x0 - x1;
+                sh[e0] = x0 + x1;
+                sh[e1] = t != 0 ? d * ldg_fr(p.tw + ti) : d;
+            }
+        }
+    } else { /* G levels in registers */
+        for (uint32_t b = tid; b < ng; b += nthr) {
+            const uint32_t c = b & (C - 1), r = b >> p.logC;
+            const uint32_t jlow = r & ((1u << u0) - 1), jbase = ((r >> u0) << (u0 + G)) | jlow;
+            fr_t x[1 << G];
+            CZ_UNROLL for (int m = 0; m < (1 << G); m++) x[m] = sh[((jbase | ((uint32_t)m << u0)) << p.logC) + c];
+            CZ_UNROLL for (int dd = 0; dd < G; dd++) {
+                const int d = DIF ? G - 1 - dd : dd, t = p.s + u0 + d;
+                CZ_UNROLL for (int mm = 0; mm < (1 << d); mm++) {
+                    const uint32_t pos = jlow | ((uint32_t)mm << u0);
+                    const bool unit = t == 0; /* level 0 of the transform: w = 1 */
+                    fr_t w = x[0];
+                    if (!unit) w = ldg_fr(p.tw + (((pos << p.s) + lo0 + c) << (p.k - 1 - t)));
+                    CZ_UNROLL for (int hh = 0; hh < (1 << (G - 1 - d)); hh++) {
+                        const int m0 = mm + (hh << (d + 1)), m1 = m0 + (1 << d);
+                        if (!DIF) {
+                            const fr_t x1 = unit ? x[m1] : x[m1] * w;
+                            x[m1] = x[m0] - x1;
+                            x[m0] = x[m0] + x1;
+                        } else {
+                            const fr_t dv = x[m0] - x[m1];
+                            x[m0] = x[m0] + x[m1];
+                            x[m1] = unit ? dv : dv * w;
+                        }
+                    }
+                }
+            }
+            CZ_UNROLL for (int m = 0; m < (1 << G); m++) sh[((jbase | ((uint32_t)m << u0)) << p.logC) + c] = x[m];
         }
     }
+}
+
+/* the pass's groups: [0, gmax), [gmax, 2 gmax), ..., the last one shorter
+ * where gmax does not divide L; DIT runs them rising, DIF falling */
+CZ_HD int tile_steps(const pass_args &p) { return (p.L + p.gmax - 1) / p.gmax; }
+/* GM bounds the group sizes compiled in (a kernel for gmax = 1 holds no
+ * radix-4 code, so it keeps the few registers of one level at a time) */
+template <bool DIF, int GM>
+CZ_HD void tile_step(const pass_args &p, fr_t *sh, uint32_t tile, int q, uint32_t tid, uint32_t nthr)
+{
+    const int ns = tile_steps(p), u0 = (DIF ? ns - 1 - q : q) * p.gmax;
+    const int G = p.L - u0 < p.gmax ? p.L - u0 : p.gmax;
+    if (GM >= 2 && G >= 2) tile_group<DIF, 2>(p, sh, tile, u0, tid, nthr);
+    else tile_group<DIF, 1>(p, sh, tile, u0, tid, nthr);
 }
 
 template <bool DIF>
@@ -144,15 +203,18 @@ CZ_HD void tile_store(const pass_args &p, const fr_t *sh, uint32_t tile, uint32_
     }
 }
 
-template <bool DIF, int NT>
-__global__ void __launch_bounds__(NT) k_pass(pass_args p)
+/* GM: the largest group (p.gmax <= GM); MINB the blocks an SM the
+ * registers must allow (the radix-4 kernel: 6, as many as the shared
+ * memory of 2^10 tiles allows; 80 registers, no spills with CUDA 13.0) */
+template <bool DIF, int NT, int GM, int MINB>
+__global__ void __launch_bounds__(NT, MINB) k_pass(pass_args p)
 {
     extern __shared__ uint4 smem_raw[];
     fr_t *sh = reinterpret_cast<fr_t *>(smem_raw);
     tile_load<DIF>(p, sh, blockIdx.x, threadIdx.x, NT);
     __syncthreads();
-    for (int uu = 0; uu < p.L; uu++) {
-        tile_level<DIF>(p, sh, blockIdx.x, uu, threadIdx.x, NT);
+    for (int q = 0; q < tile_steps(p); q++) {
+        tile_step<DIF, GM>(p, sh, blockIdx.x, q, threadIdx.x, NT);
         __syncthreads();
     }
     tile_store<DIF>(p, sh, blockIdx.x, threadIdx.x, NT);
@@ -279,6 +341,7 @@ struct cz_cuda_ntt_domain {
     int nthr;          /* threads per tile (CZ_NTT_THREADS: 128, 256 or 512) */
     int bitrev_tiled;  /* CZ_NTT_BITREV=simple turns the tiled one off */
     int h_seven;       /* CZ_H_SEVEN=1: bellperson's H in the seven-transform order */
+    int gmax;          /* levels per shared round trip (CZ_NTT_LEVELS: 1 or 2) */
     int np;            /* passes */
     int ps[8], pl[8], pc[8];
 };
@@ -378,8 +441,12 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
         if (d->tile_log < 8 || d->tile_log > TILE_LOG) d->tile_log = TILE_LOG_DEFAULT(log_n);
         v = getenv("CZ_NTT_THREADS");
         d->nthr = v && (atoi(v) == 256 || atoi(v) == 512) ? atoi(v) : NTHR_DEFAULT;
+
         v = getenv("CZ_NTT_BITREV");
         d->bitrev_tiled = !(v && !strcmp(v, "simple"));
+        v = getenv("CZ_NTT_LEVELS");
+        d->gmax = v && (atoi(v) == 1 || atoi(v) == 2) ? atoi(v) : LEVELS_DEFAULT(log_n);
+        if (d->nthr != 128) d->gmax = 1; /* radix 4 is built for 128 threads only */
         v = getenv("CZ_H_SEVEN");
         d->h_seven = v && atoi(v) == 1;
     }
@@ -461,12 +528,14 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
     }
     if (!host) {
         const int shm = (int)(sizeof(fr_t) << TILE_LOG);
-        CZ_CK(cudaFuncSetAttribute(k_pass<false, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
-        CZ_CK(cudaFuncSetAttribute(k_pass<true, 256>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
-        CZ_CK(cudaFuncSetAttribute(k_pass<false, 512>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
-        CZ_CK(cudaFuncSetAttribute(k_pass<true, 512>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
-        CZ_CK(cudaFuncSetAttribute(k_pass<false, 128>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
-        CZ_CK(cudaFuncSetAttribute(k_pass<true, 128>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm));
+#define CZ_NTT_SHM(NT, GM, MINB)                                                                          \
+    CZ_CK(cudaFuncSetAttribute(k_pass<false, NT, GM, MINB>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm)); \
+    CZ_CK(cudaFuncSetAttribute(k_pass<true, NT, GM, MINB>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm))
+        CZ_NTT_SHM(128, 1, 1);
+        CZ_NTT_SHM(256, 1, 1);
+        CZ_NTT_SHM(512, 1, 1);
+        CZ_NTT_SHM(128, 2, 6);
+#undef CZ_NTT_SHM
     }
     *out = d;
     return CZ_OK;
@@ -509,6 +578,7 @@ static cz_err run_passes(const cz_cuda_ntt_domain *d, fr_t *a, bool dif, const f
         p.s = d->ps[pi];
         p.L = d->pl[pi];
         p.logC = d->pc[pi];
+        p.gmax = d->gmax;
         p.pre = q == 0 ? pre : NOSCALE;
         p.post = q == d->np - 1 ? post : NOSCALE;
         p.pb = q == 0 ? pb : NULL;
@@ -522,27 +592,27 @@ static cz_err run_passes(const cz_cuda_ntt_domain *d, fr_t *a, bool dif, const f
             for (uint32_t t = 0; t < blocks; t++) {
                 if (dif) {
                     tile_load<true>(p, hsh, t, 0, 1);
-                    for (int uu = 0; uu < p.L; uu++) tile_level<true>(p, hsh, t, uu, 0, 1);
+                    for (int q = 0; q < tile_steps(p); q++) tile_step<true, 3>(p, hsh, t, q, 0, 1);
                     tile_store<true>(p, hsh, t, 0, 1);
                 } else {
                     tile_load<false>(p, hsh, t, 0, 1);
-                    for (int uu = 0; uu < p.L; uu++) tile_level<false>(p, hsh, t, uu, 0, 1);
+                    for (int q = 0; q < tile_steps(p); q++) tile_step<false, 3>(p, hsh, t, q, 0, 1);
                     tile_store<false>(p, hsh, t, 0, 1);
                 }
             }
             continue;
         }
         size_t shm = te * sizeof(fr_t);
-        if (d->nthr == 512) {
-            if (dif) k_pass<true, 512><<<blocks, 512, shm, st>>>(p);
-            else k_pass<false, 512><<<blocks, 512, shm, st>>>(p);
-        } else if (d->nthr == 128) {
-            if (dif) k_pass<true, 128><<<blocks, 128, shm, st>>>(p);
-            else k_pass<false, 128><<<blocks, 128, shm, st>>>(p);
-        } else {
-            if (dif) k_pass<true, 256><<<blocks, 256, shm, st>>>(p);
-            else k_pass<false, 256><<<blocks, 256, shm, st>>>(p);
-        }
+#define CZ_NTT_PASS(NT, GM, MINB)                                                                  \
+    do {                                                                                           \
+        if (dif) k_pass<true, NT, GM, MINB><<<blocks, NT, shm, st>>>(p);                           \
+        else k_pass<false, NT, GM, MINB><<<blocks, NT, shm, st>>>(p);                              \
+    } while (0)
+        if (p.gmax == 2) CZ_NTT_PASS(128, 2, 6); /* radix 4: 128 threads (80 registers: 6 blocks an SM) */
+        else if (d->nthr == 512) CZ_NTT_PASS(512, 1, 1);
+        else if (d->nthr == 256) CZ_NTT_PASS(256, 1, 1);
+        else CZ_NTT_PASS(128, 1, 1);
+#undef CZ_NTT_PASS
         CZ_CK_LAUNCH();
     }
 fail:

@@ -8,7 +8,8 @@
  * threads and writes the tile back, so 2^27 takes three passes over HBM
  * (10 + 9 + 8 levels). From 2^26 a thread takes 4 elements of the tile
  * into registers and runs two levels on them between barriers (radix 4,
- * tile_group); below, one level a barrier. A pass over levels s .. s+L-1 touches, for fixed high bits h and low bits lo, the
+ * tile_group); below, one level a barrier. A pass over levels s .. s+L-1
+ * touches, for fixed high bits h and low bits lo, the
  * elements h 2^(s+L) + j 2^s + lo (j < 2^L); a tile takes C = 2^(10-L)
  * neighbouring lo ("columns", so each row is C*32 contiguous bytes) and all
  * j. Cooley-Tukey (DIT) goes from bit-reversed to natural order, levels
@@ -441,7 +442,6 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
         if (d->tile_log < 8 || d->tile_log > TILE_LOG) d->tile_log = TILE_LOG_DEFAULT(log_n);
         v = getenv("CZ_NTT_THREADS");
         d->nthr = v && (atoi(v) == 256 || atoi(v) == 512) ? atoi(v) : NTHR_DEFAULT;
-
         v = getenv("CZ_NTT_BITREV");
         d->bitrev_tiled = !(v && !strcmp(v, "simple"));
         v = getenv("CZ_NTT_LEVELS");
@@ -592,11 +592,11 @@ static cz_err run_passes(const cz_cuda_ntt_domain *d, fr_t *a, bool dif, const f
             for (uint32_t t = 0; t < blocks; t++) {
                 if (dif) {
                     tile_load<true>(p, hsh, t, 0, 1);
-                    for (int q = 0; q < tile_steps(p); q++) tile_step<true, 3>(p, hsh, t, q, 0, 1);
+                    for (int q = 0; q < tile_steps(p); q++) tile_step<true, 2>(p, hsh, t, q, 0, 1);
                     tile_store<true>(p, hsh, t, 0, 1);
                 } else {
                     tile_load<false>(p, hsh, t, 0, 1);
-                    for (int q = 0; q < tile_steps(p); q++) tile_step<false, 3>(p, hsh, t, q, 0, 1);
+                    for (int q = 0; q < tile_steps(p); q++) tile_step<false, 2>(p, hsh, t, q, 0, 1);
                     tile_store<false>(p, hsh, t, 0, 1);
                 }
             }

@@ -221,6 +221,15 @@ __global__ void __launch_bounds__(NT, MINB) k_pass(pass_args p)
     tile_store<DIF>(p, sh, blockIdx.x, threadIdx.x, NT);
 }
 
+/* k_pass's phases for one tile on the host, one "thread": the barriers
+ * are the phase boundaries (the emulated runs of a host-memory domain) */
+template <bool DIF> static void host_tile(const pass_args &p, fr_t *sh, uint32_t tile)
+{
+    tile_load<DIF>(p, sh, tile, 0, 1);
+    for (int q = 0; q < tile_steps(p); q++) tile_step<DIF, 2>(p, sh, tile, q, 0, 1);
+    tile_store<DIF>(p, sh, tile, 0, 1);
+}
+
 /* Tiled in-place bit reversal for k >= 2 BR_B. Write i = hi | mid | lo with
  * BR_B-bit hi and lo; then rev(i) = rev(lo) | rev(mid) | rev(hi), so the
  * 2^BR_B x 2^BR_B block of one mid (rows hi, contiguous lo) maps onto the
@@ -590,15 +599,8 @@ static cz_err run_passes(const cz_cuda_ntt_domain *d, fr_t *a, bool dif, const f
             if (!hsh && !(hsh = (fr_t *)malloc(sizeof(fr_t) << TILE_LOG)))
                 return cz_fail(CZ_ERR_NOMEM, msg, msglen, "ntt: tile");
             for (uint32_t t = 0; t < blocks; t++) {
-                if (dif) {
-                    tile_load<true>(p, hsh, t, 0, 1);
-                    for (int q = 0; q < tile_steps(p); q++) tile_step<true, 2>(p, hsh, t, q, 0, 1);
-                    tile_store<true>(p, hsh, t, 0, 1);
-                } else {
-                    tile_load<false>(p, hsh, t, 0, 1);
-                    for (int q = 0; q < tile_steps(p); q++) tile_step<false, 2>(p, hsh, t, q, 0, 1);
-                    tile_store<false>(p, hsh, t, 0, 1);
-                }
+                if (dif) host_tile<true>(p, hsh, t);
+                else host_tile<false>(p, hsh, t);
             }
             continue;
         }

@@ -1,13 +1,14 @@
 /* test_cuda_spmv.c — the CUDA SpMV against cz_r1cs_spmv on random systems
  * built with the r1cs builder: rows of 0 to 12 non-zeros with a few dense
- * rows (33, 2048, 2049, 5000 and 70000 wide, past the one-thread-per-row
- * limit and across segment boundaries), columns anywhere, coefficients +1,
- * -1 and random; the three matrices get 1-, 2- and 4-byte coefficient
+ * rows (31, 32, 33, 100, 256, 257, 2048, 2049, 5000 and 70000 wide: past
+ * the one-thread-per-row limit, at and past the mid rows' limit, across
+ * segment boundaries), columns anywhere, coefficients +1, -1, +2, -2 (a
+ * doubling on the device, no product) and random; the three matrices get 1-, 2- and 4-byte coefficient
  * indices (A draws from a few coefficients, B from about a thousand, C
  * from more than 65536). One more system has rows of 0, 1, 2, 31, 32 and
  * 33 non-zeros only, at the short-row limit and across the warp kernels'
  * passes. Every system runs through every short-row mode (thread with 1, 2
- * and 4 gathers; warp and split with their default and with small, large
+ * and 4 gathers and rows of up to 1, 4, 8 and 32 non-zeros a thread; warp and split with their default and with small, large
  * and odd chunks, passes of 32 to 256 non-zeros, 32- and 64-bit offsets)
  * and every output element must match bit for bit. The warp and split
  * kernels also run compiled for the host (cz__cuda_spmv_host) on the
@@ -30,25 +31,28 @@ static void coef_for(cz_fr *c, int which, cz_fr *pool_a, cz_fr *pool_b)
 {
     uint64_t r = cz_rng_u64(&rng);
     if (r % 10 < 4) { cz_fr_one(c); if (r & 16) cz_fr_neg(c, c); return; }
+    if (r % 10 < 6) { cz_fr_from_u64(c, 2); if (r & 16) cz_fr_neg(c, c); return; } /* doublings, no product */
     if (which == 0) *c = pool_a[(r >> 8) % 40];
     else if (which == 1) *c = pool_b[(r >> 8) % 1000];
     else cz_fr_random(c, &rng); /* distinct: many more than 65536 */
 }
 
-/* the modes every system runs through: {mode, gather, rows, npl, wide} */
+/* the modes every system runs through: {mode, gather, rows, npl, wide, tmax} */
 static const cz_cuda_spmv_opts MODES[] = {
-    {CZ_SPMV_THREAD, 1, 0, 0, 0}, {CZ_SPMV_THREAD, 2, 0, 0, 0},  {CZ_SPMV_THREAD, 4, 0, 0, 0},
-    {CZ_SPMV_WARP, 0, 0, 4, 0},   {CZ_SPMV_WARP, 0, 0, 8, 0},    {CZ_SPMV_WARP, 0, 32, 1, 0},
-    {CZ_SPMV_WARP, 0, 100, 2, 1}, {CZ_SPMV_WARP, 0, 128, 4, 0},  {CZ_SPMV_WARP, 0, 7, 8, 1},
-    {CZ_SPMV_SPLIT, 0, 0, 4, 0},  {CZ_SPMV_SPLIT, 0, 0, 8, 1},   {CZ_SPMV_SPLIT, 0, 32, 1, 1},
-    {CZ_SPMV_SPLIT, 0, 128, 2, 0}, {CZ_SPMV_SPLIT, 0, 45, 4, 0}, {CZ_SPMV_SPLIT, 0, 1, 1, 0},
+    {CZ_SPMV_THREAD, 1, 0, 0, 0, 0}, {CZ_SPMV_THREAD, 2, 0, 0, 0, 0}, {CZ_SPMV_THREAD, 4, 0, 0, 0, 0},
+    {CZ_SPMV_THREAD, 2, 0, 0, 0, 1}, {CZ_SPMV_THREAD, 1, 0, 0, 0, 4}, {CZ_SPMV_THREAD, 4, 0, 0, 0, 8},
+    {CZ_SPMV_THREAD, 2, 0, 0, 0, 32},
+    {CZ_SPMV_WARP, 0, 0, 4, 0, 0},   {CZ_SPMV_WARP, 0, 0, 8, 0, 0},    {CZ_SPMV_WARP, 0, 32, 1, 0, 0},
+    {CZ_SPMV_WARP, 0, 100, 2, 1, 0}, {CZ_SPMV_WARP, 0, 128, 4, 0, 0},  {CZ_SPMV_WARP, 0, 7, 8, 1, 0},
+    {CZ_SPMV_SPLIT, 0, 0, 4, 0, 0},  {CZ_SPMV_SPLIT, 0, 0, 8, 1, 0},   {CZ_SPMV_SPLIT, 0, 32, 1, 1, 0},
+    {CZ_SPMV_SPLIT, 0, 128, 2, 0, 0}, {CZ_SPMV_SPLIT, 0, 45, 4, 0, 0}, {CZ_SPMV_SPLIT, 0, 1, 1, 0, 0},
 };
 #define NMODES ((int)(sizeof MODES / sizeof MODES[0]))
 #define HOST_ROWS_MAX 5000 /* the host emulation is slow: small systems only */
 
 static void mode_name(char *buf, size_t len, const cz_cuda_spmv_opts *o)
 {
-    if (o->mode == CZ_SPMV_THREAD) snprintf(buf, len, "thread gather %d", o->gather);
+    if (o->mode == CZ_SPMV_THREAD) snprintf(buf, len, "thread gather %d tmax %d", o->gather, o->tmax);
     else snprintf(buf, len, "%s rows %d npl %d %s", o->mode == CZ_SPMV_WARP ? "warp" : "split", o->rows, o->npl,
                   o->wide ? "64-bit" : "32-bit");
 }
@@ -150,6 +154,61 @@ static void run_one(uint64_t n_inputs, uint64_t n_aux, uint64_t n_rows, const ui
     cz_r1cs_free(&r);
     free(w); free(want); free(got);
 }
+
+/* packings: rows whose coefficients double (or halve) from one non-zero to
+ * the next, as sum 2^i b_i makes them, starting at 1, -1, 2 or a random
+ * value, some broken in the middle by a random coefficient; lengths at the
+ * short, mid and segment limits. The mid and long rows' kernels sum such a
+ * run with one product (Horner); a wrong run boundary shows here. */
+static void run_packing(int dev)
+{
+    static const uint64_t lens[] = {1, 3, 9, 33, 40, 100, 255, 256, 257, 300, 2047, 2049, 4100};
+    const uint64_t n_rows = 1500, nv = 20000;
+    cz_r1cs_builder *b;
+    cz_r1cs r;
+    CHECK(cz_r1cs_builder_new(&b, 1, nv - 1) == CZ_OK);
+    for (uint64_t row = 0; row < n_rows; row++) {
+        for (int k = 0; k < 3; k++) {
+            uint64_t h = cz_rng_u64(&rng), len = lens[h % 13], col0 = (h >> 8) % nv;
+            int start = (int)((h >> 40) % 4), down = (int)((h >> 44) & 1), broken = (h >> 45) % 3 == 0;
+            if (k == 1 && row % 2) len = 1 + (h >> 50) % 4; /* some short rows too */
+            cz_fr c;
+            if (start == 0) cz_fr_one(&c);
+            else if (start == 1) { cz_fr_one(&c); cz_fr_neg(&c, &c); }
+            else if (start == 2) cz_fr_from_u64(&c, 2);
+            else cz_fr_random(&c, &rng);
+            /* down: the coefficients halve, so start at c 2^(len-1) */
+            cz_fr cur = c;
+            if (down)
+                for (uint64_t t = 1; t < len; t++) cz_fr_add(&cur, &cur, &cur);
+            cz_fr half; /* 1/2 = (r + 1) / 2: 2 half = 1 */
+            cz_fr_from_u64(&half, 2);
+            cz_fr_inv(&half, &half);
+            for (uint64_t t = 0; t < len; t++) {
+                cz_fr use = cur;
+                if (broken && t == len / 2) cz_fr_random(&use, &rng);
+                CHECK(cz_r1cs_builder_term(b, k, (col0 + t) % nv, &use) == CZ_OK);
+                if (down) cz_fr_mul(&cur, &cur, &half);
+                else cz_fr_add(&cur, &cur, &cur);
+            }
+        }
+        CHECK(cz_r1cs_builder_end_constraint(b) == CZ_OK);
+    }
+    CHECK(cz_r1cs_builder_finish(b, &r) == CZ_OK);
+    printf("test_cuda_spmv: packings, %llu rows, nnz %llu/%llu/%llu\n", (unsigned long long)n_rows,
+           (unsigned long long)r.m[0].nnz, (unsigned long long)r.m[1].nnz, (unsigned long long)r.m[2].nnz);
+    cz_fr *w = malloc(nv * sizeof *w), *want = malloc(3 * n_rows * sizeof *want), *got = malloc(3 * n_rows * sizeof *got);
+    CHECK(w && want && got);
+    for (uint64_t i = 0; i < nv; i++) cz_fr_random(&w[i], &rng);
+    cz_fr_one(&w[0]);
+    cz_r1cs_spmv(&r, w, want, want + n_rows, want + 2 * n_rows, NULL);
+    for (int m = 0; m < NMODES; m++) {
+        if (MODES[m].mode != CZ_SPMV_THREAD) run_host(&r, w, want, got, &MODES[m]);
+        if (dev) run_device(&r, w, want, got, &MODES[m]);
+    }
+    cz_r1cs_free(&r);
+    free(w); free(want); free(got);
+}
 #endif
 
 int main(void)
@@ -160,11 +219,12 @@ int main(void)
 #else
     int dev = cz_cuda_device_count() > 0;
     cz_rng_seed(&rng, cz_test_seed("test_cuda_spmv", 5));
-    static const uint64_t dense[] = {33, 2048, 2049, 5000, 32, 31};
+    static const uint64_t dense[] = {33, 2048, 2049, 5000, 32, 31, 100, 256, 257};
     run_one(1, 10, 7, dense, 0, 0, dev);
-    run_one(3, 1000, 997, dense, 6, 0, dev);
-    run_one(5, 200000, 150001, dense, 6, 0, dev);
-    run_one(2, 3000, 3001, dense, 6, 1, dev);
+    run_one(3, 1000, 997, dense, 9, 0, dev);
+    run_one(5, 200000, 150001, dense, 9, 0, dev);
+    run_one(2, 3000, 3001, dense, 9, 1, dev);
+    run_packing(dev);
     if (!dev)
         printf("test_cuda_spmv: SKIP (no CUDA device); the warp and split kernels' code compiled for the host was "
                "checked\n");

@@ -10,6 +10,9 @@
  *                                    (default 20 24 27), the short-row kernel
  *                                    from CZ_SPMV_MODE and its knobs
  *                                    (cz_cuda_spmv.h), named in the line
+ *   cuzk-cuda-bench spmv-circuit NAME [--copies N] [--key value ...]
+ *                                    the same on a real gadget circuit's
+ *                                    system, N copies (bench_spmv_circuit.c)
  *   cuzk-cuda-bench setup [k ...]    the insecure Groth16 setup of a synthetic
  *                                    circuit with a 2^k domain (default 20;
  *                                    bench_setup.c)
@@ -23,6 +26,7 @@
 #include "cuda/cz_cuda_ntt.h"
 #include "cuda/cz_cuda_spmv.h"
 #include "bench_setup.h"
+#include "bench_spmv_circuit.h"
 
 static int bench_ff(void)
 {
@@ -129,12 +133,14 @@ int main(int argc, char **argv)
         return 2;
     }
     if (argc < 2) {
-        fprintf(stderr, "usage: cuzk-cuda-bench ff | ntt [k...] | spmv [k...] | setup [k...]\n");
+        fprintf(stderr, "usage: cuzk-cuda-bench ff | ntt [k...] | spmv [k...] | spmv-circuit NAME [--copies N] [--key v ...] | "
+                        "setup [k...]\n");
         return 2;
     }
     if (!strcmp(argv[1], "ff")) return bench_ff();
     if (!strcmp(argv[1], "ntt")) return bench_ntt(argc - 2, argv + 2);
     if (!strcmp(argv[1], "spmv")) return bench_spmv(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "spmv-circuit")) return cz_bench_spmv_circuit(argc - 2, argv + 2);
     if (!strcmp(argv[1], "setup")) return cz_bench_setup(argc - 2, argv + 2);
     fprintf(stderr, "cuzk-cuda-bench: unknown benchmark %s\n", argv[1]);
     return 2;

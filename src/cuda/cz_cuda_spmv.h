@@ -18,19 +18,21 @@ extern "C" {
 typedef struct cz_cuda_spmv cz_cuda_spmv;
 
 /* How the short rows (at most 32 non-zeros) are summed (docs/CUDA.md):
- *   CZ_SPMV_THREAD  one thread a row (k_short, k_short_g);
- *   CZ_SPMV_WARP    the default: a lane per non-zero, chunks of rows a warp, the values
+ *   CZ_SPMV_THREAD  the default: one thread a row of at most tmax (8) non-zeros
+ *                   (k_short, k_short_g);
+ *   CZ_SPMV_WARP    rows of at most 32: a lane per non-zero, chunks of rows a warp, the values
  *                   gathered into shared memory, the products of general
  *                   coefficients computed by the whole warp together;
  *   CZ_SPMV_SPLIT   the same, with those products made by a pass of their
  *                   own before it (one more array of 32 bytes per general
  *                   non-zero of the short rows).
- * Rows longer than 32 are cut into segments in every mode. */
+ * Longer rows of at most 256 non-zeros are summed by 8 lanes together
+ * (k_mid), longer ones cut into segments, in every mode. */
 enum { CZ_SPMV_THREAD = 1, CZ_SPMV_WARP = 2, CZ_SPMV_SPLIT = 3 };
 
 /* Choices for cz_cuda_spmv_create_opts; a 0 field takes the environment's
- * value, else the default: CZ_SPMV_MODE=thread|warp|split (warp),
- * CZ_SPMV_GATHER=1|2|4 (2), CZ_SPMV_ROWS=1..128 (from each matrix's
+ * value, else the default: CZ_SPMV_MODE=thread|warp|split (thread),
+ * CZ_SPMV_TMAX=1..32 (8), CZ_SPMV_GATHER=1|2|4 (2), CZ_SPMV_ROWS=1..128 (from each matrix's
  * density), CZ_SPMV_NPL=1|2|4|8 (8 for warp, 4 for split). */
 typedef struct {
     int mode;   /* CZ_SPMV_THREAD, CZ_SPMV_WARP or CZ_SPMV_SPLIT */
@@ -38,6 +40,8 @@ typedef struct {
     int rows;   /* warp / split: rows a warp takes at a time, 1..128 */
     int npl;    /* warp / split: non-zeros a lane gathers a pass, 1, 2, 4 or 8 */
     int wide;   /* warp / split: 64-bit row offsets even where 32 bits hold them (for tests) */
+    int tmax;   /* thread: the longest row a thread sums alone, 1..32; longer rows up to 256
+                   non-zeros are summed by 8 lanes together, longer ones by blocks */
 } cz_cuda_spmv_opts;
 
 /* copies the three matrices of r to the current device and plans the work
@@ -56,6 +60,12 @@ void cz_cuda_spmv_destroy(cz_cuda_spmv *s);
  * stream (a cudaStream_t as void*, NULL = default stream). */
 cz_err cz_cuda_spmv_run(const cz_cuda_spmv *s, const void *d_w, void *d_a, void *d_b, void *d_c, void *stream,
                         char *msg, size_t msglen);
+
+/* Times cz_cuda_spmv_run(s, d_w, d_a, d_b, d_c) on the default stream: one
+ * warm-up run, then reps runs each between two CUDA events; *ms = their
+ * median. The outputs hold the last run's result. */
+cz_err cz_cuda_spmv_time(const cz_cuda_spmv *s, const void *d_w, void *d_a, void *d_b, void *d_c, int reps,
+                         double *ms, char *msg, size_t msglen);
 
 /* Benchmark on a synthetic Filecoin-shaped system generated on the device:
  * 2^log_rows constraints and variables, A/B/C with about 2.37 / 1.0 / 2.17

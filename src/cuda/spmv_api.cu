@@ -3,27 +3,35 @@
  *
  * How it works. The matrices are copied once (row offsets, columns, the
  * 1/2/4-byte coefficient indices, the coefficient table) and stay on the
- * device. Rows with at most SHORT_MAX non-zeros, nearly all of a real
- * circuit, are summed by one of three kernels, chosen when the handle is
- * made (CZ_SPMV_MODE, cz_cuda_spmv_opts):
- *   thread: one thread per row; consecutive threads take
- *     consecutive rows, so their column and index reads are close together,
- *     and a warp waits at most SHORT_MAX steps. A thread reads the columns
- *     of two non-zeros before it gathers their w, so two gathers are in
- *     flight (CZ_SPMV_GATHER=1/2/4; 2 measured best: docs/CUDA.md).
- *   warp (the default, 10-14 % faster than thread on the H200: docs/CUDA.md)
- *     and split: a warp per chunk of rows, a lane per non-zero, the
+ * device. The short rows, nearly all of a real circuit, are summed by one
+ * of three kernels, chosen when the handle is made (CZ_SPMV_MODE,
+ * cz_cuda_spmv_opts):
+ *   thread (the default: on the constraint systems of real Filecoin
+ *     circuits 36-44 % faster than warp on the H200, docs/CUDA.md): one
+ *     thread per row of at most TMAX non-zeros (CZ_SPMV_TMAX, 8);
+ *     consecutive threads take consecutive rows, so their column and index
+ *     reads are close together, and a warp waits at most TMAX steps. A
+ *     thread reads the columns of two non-zeros before it gathers their w,
+ *     so two gathers are in flight (CZ_SPMV_GATHER=1/2/4; 2 measured best).
+ *   warp (8 % faster than thread on the synthetic system, whose columns
+ *     are half random) and split, rows of at most SHORT_MAX: a warp per
+ *     chunk of rows, a lane per non-zero, the
  *     values gathered asynchronously into shared memory (spmv_stream.cuh);
  *     the offsets are 32-bit when the matrix has fewer than 2^32 non-zeros;
  *     split mode computes the general coefficients' products in a pass of
  *     their own (k_products) over a list made here at plan time.
- * Longer rows are skipped there and cut at plan time into segments of at
- * most SEG non-zeros; a block of SEG_THREADS threads sums each segment
- * (strided, then a tree in shared memory) into a partial, and one thread
+ * Rows past that and of at most MID_MAX non-zeros (a Poseidon round's
+ * linear combinations, ~52 wide) are listed at plan time and summed by
+ * MID_LANES neighbouring lanes each (k_mid, shuffles). Longer rows are
+ * skipped there and cut at plan time into segments of at most SEG
+ * non-zeros; a block of SEG_THREADS threads sums each segment (strided,
+ * then a tree in shared memory) into a partial, and one thread
  * per long row adds its segments' partials. So a dense row costs its own
  * non-zeros spread over many blocks, never one warp's time. Index 0 of the
  * coefficient table is +1 and index 1 is -1: add or subtract, no
- * multiplication, as on the CPU. The field is exact, so the order of the
+ * multiplication, as on the CPU; the table's 2 and -2 (a SHA-256 XOR's
+ * coefficient, a quarter of a PoRep label's A) are a doubling, found when
+ * the handle is made. The field is exact, so the order of the
  * additions does not change the result.
  *
  * cz__cuda_spmv_host runs the warp and split kernels' code on the host
@@ -39,7 +47,11 @@
 #include "cuda/spmv_stream.cuh"
 #include "cuda/warp_emu.cuh"
 
-#define SHORT_MAX 32
+#define SHORT_MAX 32 /* warp / split: rows of at most this many non-zeros are short */
+#define MID_MAX 256  /* rows longer than the short ones and at most this long are "mid" rows */
+#define MID_LANES 8  /* lanes that sum a mid row together */
+#define TMAX_DEFAULT 8 /* thread mode: rows a thread sums alone, at most this long (docs/CUDA.md) */
+#define NO_COEF 0xffffffffu
 #define SEG 2048
 #define SEG_THREADS 128
 #define GATHER_DEFAULT 2
@@ -55,6 +67,11 @@ struct dmat {
     void *cidx;
     int cb;
     fr_t *coefs;
+    uint32_t two, mtwo;   /* the table's indices of 2 and -2 (NO_COEF if absent): a doubling, no product */
+    uint32_t smax;        /* rows of at most smax non-zeros are short (their kernel's) */
+    uint32_t n_mid;       /* rows of smax + 1 .. MID_MAX non-zeros: MID_LANES lanes each */
+    uint32_t *mid_rows;   /* n_mid row ids */
+    uint64_t *mid_rng;    /* n_mid (start, end) pairs */
     uint32_t n_long, n_seg;
     uint32_t *long_rows;  /* n_long row ids */
     uint32_t *long_first; /* n_long + 1: segments of long row i are [first[i], first[i+1]) */
@@ -97,7 +114,7 @@ static cz_cuda_spmv_opts resolve_opts(const cz_cuda_spmv_opts *in)
     if (in) o = *in;
     if (o.mode < CZ_SPMV_THREAD || o.mode > CZ_SPMV_SPLIT) {
         const char *v = getenv("CZ_SPMV_MODE");
-        o.mode = v && !strcmp(v, "thread") ? CZ_SPMV_THREAD : v && !strcmp(v, "split") ? CZ_SPMV_SPLIT : CZ_SPMV_WARP;
+        o.mode = v && !strcmp(v, "warp") ? CZ_SPMV_WARP : v && !strcmp(v, "split") ? CZ_SPMV_SPLIT : CZ_SPMV_THREAD;
     }
     if (o.gather != 1 && o.gather != 2 && o.gather != 4) o.gather = env_int("CZ_SPMV_GATHER", GATHER_DEFAULT);
     if (o.gather != 1 && o.gather != 2 && o.gather != 4) o.gather = GATHER_DEFAULT;
@@ -106,6 +123,8 @@ static cz_cuda_spmv_opts resolve_opts(const cz_cuda_spmv_opts *in)
     if (o.npl != 1 && o.npl != 2 && o.npl != 4 && o.npl != 8) o.npl = npl_default;
     if (o.rows < 1 || o.rows > ST_ROWS_MAX) o.rows = env_int("CZ_SPMV_ROWS", 0);
     if (o.rows < 1 || o.rows > ST_ROWS_MAX) o.rows = 0; /* from the density, per matrix */
+    if (o.tmax < 1 || o.tmax > SHORT_MAX) o.tmax = env_int("CZ_SPMV_TMAX", TMAX_DEFAULT);
+    if (o.tmax < 1 || o.tmax > SHORT_MAX) o.tmax = TMAX_DEFAULT;
     return o;
 }
 
@@ -125,6 +144,8 @@ __host__ __device__ __forceinline__ fr_t dot_range(const dmat &m, uint64_t lo, u
         fr_t x = ldg_fr(w + m.col[k]);
         if (ci == 0) acc = acc + x;
         else if (ci == 1) acc = acc - x;
+        else if (ci == m.two) acc = acc + (x + x);
+        else if (ci == m.mtwo) acc = acc - (x + x);
         else acc = acc + x * ldg_fr(m.coefs + ci);
     }
     return acc;
@@ -151,6 +172,8 @@ __device__ __forceinline__ fr_t dot_short(const dmat &m, uint64_t lo, uint64_t h
             if (k + q >= hi) break;
             if (ci[q] == 0) acc = acc + x[q];
             else if (ci[q] == 1) acc = acc - x[q];
+            else if (ci[q] == m.two) acc = acc + (x[q] + x[q]);
+            else if (ci[q] == m.mtwo) acc = acc - (x[q] + x[q]);
             else acc = acc + x[q] * ldg_fr(m.coefs + ci[q]);
         }
     }
@@ -163,7 +186,7 @@ __global__ void k_short_g(dmat m, const fr_t *w, fr_t *out)
     for (uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; r < m.n_rows;
          r += (uint64_t)gridDim.x * blockDim.x) {
         uint64_t lo = m.row_ptr[r], hi = m.row_ptr[r + 1];
-        if (hi - lo > SHORT_MAX) continue;
+        if (hi - lo > m.smax) continue;
         st_fr(out + r, dot_short<G>(m, lo, hi, w));
     }
 }
@@ -173,9 +196,27 @@ __global__ void k_short(dmat m, const fr_t *w, fr_t *out)
     for (uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; r < m.n_rows;
          r += (uint64_t)gridDim.x * blockDim.x) {
         uint64_t lo = m.row_ptr[r], hi = m.row_ptr[r + 1];
-        if (hi - lo > SHORT_MAX) continue;
+        if (hi - lo > m.smax) continue;
         st_fr(out + r, dot_range(m, lo, hi, 1, w));
     }
+}
+
+/* mid rows: MID_LANES neighbouring lanes take one row's non-zeros in turn
+ * and add their sums by shuffles; every lane of a warp runs the shuffles
+ * (the grid holds exactly the groups, the last ones idle) */
+__global__ void __launch_bounds__(256) k_mid(dmat m, const fr_t *w, fr_t *out)
+{
+    const uint64_t g = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / MID_LANES;
+    const uint32_t sub = threadIdx.x & (MID_LANES - 1);
+    const bool on = g < m.n_mid;
+    fr_t acc = fr_t::zero();
+    if (on) acc = dot_range(m, m.mid_rng[2 * g] + sub, m.mid_rng[2 * g + 1], MID_LANES, w);
+    for (int off = MID_LANES / 2; off > 0; off >>= 1) {
+        fr_t o;
+        CZ_UNROLL for (int k = 0; k < fr_t::N; k++) o.w[k] = __shfl_xor_sync(0xffffffffu, acc.w[k], off);
+        acc = acc + o;
+    }
+    if (on && sub == 0) st_fr(out + m.mid_rows[g], acc);
 }
 
 __global__ void __launch_bounds__(SEG_THREADS) k_segments(dmat m, const fr_t *w)
@@ -203,23 +244,42 @@ __global__ void k_long_rows(dmat m, fr_t *out)
 
 static void free_mat(dmat *m, smat *x)
 {
-    void *p[] = {m->row_ptr, m->col,     m->cidx,      m->coefs, m->long_rows, m->long_first,
-                 m->seg,     m->partial, x->row_ptr32, x->gbase, x->gcol,      x->gci};
+    void *p[] = {m->row_ptr, m->col,     m->cidx,      m->coefs, m->long_rows, m->long_first, m->seg,
+                 m->partial, m->mid_rows, m->mid_rng,  x->row_ptr32, x->gbase,  x->gcol,       x->gci};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         if (p[i]) cz__vram_free(p[i]);
     memset(m, 0, sizeof *m);
     memset(x, 0, sizeof *x);
 }
 
-/* the long-row plan from the host copy of the row offsets */
+/* the indices of 2 and -2 in a coefficient table (NO_COEF where absent);
+ * 0 and 1 are +1 and -1 */
+static void find_twos(const fr_t *coefs, uint32_t n, uint32_t *two, uint32_t *mtwo)
+{
+    const fr_t t = fr_t::one() + fr_t::one(), mt = fr_t::zero() - t;
+    *two = *mtwo = NO_COEF;
+    for (uint32_t i = 2; i < n; i++) {
+        if (*two == NO_COEF && !memcmp(&coefs[i], &t, sizeof t)) *two = i;
+        if (*mtwo == NO_COEF && !memcmp(&coefs[i], &mt, sizeof mt)) *mtwo = i;
+    }
+}
+
+/* the mid- and long-row plans from the host copy of the row offsets (rows
+ * of at most dm->smax non-zeros are the short kernels') */
 static cz_err plan_mat(dmat *dm, const uint64_t *row_ptr, char *msg, size_t msglen)
 {
     cz_err e = CZ_OK;
-    std::vector<uint32_t> rows, first;
-    std::vector<uint64_t> seg;
+    std::vector<uint32_t> rows, first, mid;
+    std::vector<uint64_t> seg, mrng;
     for (uint64_t r = 0; r < dm->n_rows; r++) {
         uint64_t lo = row_ptr[r], hi = row_ptr[r + 1];
-        if (hi - lo <= SHORT_MAX) continue;
+        if (hi - lo <= dm->smax) continue;
+        if (hi - lo <= MID_MAX) {
+            mid.push_back((uint32_t)r);
+            mrng.push_back(lo);
+            mrng.push_back(hi);
+            continue;
+        }
         rows.push_back((uint32_t)r);
         first.push_back((uint32_t)(seg.size() / 2));
         for (uint64_t k = lo; k < hi; k += SEG) {
@@ -228,6 +288,13 @@ static cz_err plan_mat(dmat *dm, const uint64_t *row_ptr, char *msg, size_t msgl
         }
     }
     first.push_back((uint32_t)(seg.size() / 2));
+    dm->n_mid = (uint32_t)mid.size();
+    if (dm->n_mid) {
+        CZ_CK(cz__vram_malloc(&dm->mid_rows, mid.size() * 4));
+        CZ_CK(cz__vram_malloc(&dm->mid_rng, mrng.size() * 8));
+        CZ_CK(cudaMemcpy(dm->mid_rows, mid.data(), mid.size() * 4, cudaMemcpyHostToDevice));
+        CZ_CK(cudaMemcpy(dm->mid_rng, mrng.data(), mrng.size() * 8, cudaMemcpyHostToDevice));
+    }
     dm->n_long = (uint32_t)rows.size();
     dm->n_seg = (uint32_t)(seg.size() / 2);
     if (dm->n_long) {
@@ -254,6 +321,8 @@ template <class OT> static st_mat<OT> stream_view(const dmat &m, const smat &x, 
     v.cb = m.cb;
     v.rows = x.rows;
     v.coefs = m.coefs;
+    v.two = m.two;
+    v.mtwo = m.mtwo;
     v.gbase = x.gbase;
     v.prod = prod;
     return v;
@@ -429,6 +498,8 @@ extern "C" cz_err cz_cuda_spmv_create_opts(cz_cuda_spmv **out, const cz_r1cs *r,
             e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda spmv: matrix %d malformed", k);
             goto fail;
         }
+        dm->smax = s->o.mode == CZ_SPMV_THREAD ? (uint32_t)s->o.tmax : SHORT_MAX;
+        find_twos((const fr_t *)c->coefs, c->n_coefs, &dm->two, &dm->mtwo);
         if (!c->nnz) continue; /* an empty matrix (a zkey's C): nothing resident, run writes zeros */
         if (s->o.mode == CZ_SPMV_THREAD) {
             CZ_CK(cz__vram_malloc(&dm->row_ptr, (dm->n_rows + 1) * 8));
@@ -459,7 +530,8 @@ extern "C" void cz_cuda_spmv_describe(const cz_cuda_spmv *s, char *buf, size_t l
     static const char *names[] = {"", "thread", "warp", "split"};
     int n = snprintf(buf, len, "%s", names[s->o.mode]);
     if (s->o.mode == CZ_SPMV_THREAD) {
-        snprintf(buf + n, len > (size_t)n ? len - n : 0, " (gather %d)", s->o.gather);
+        snprintf(buf + n, len > (size_t)n ? len - n : 0, " (gather %d, rows of up to %d a thread)", s->o.gather,
+                 s->o.tmax);
         return;
     }
     for (int k = 0; k < 3 && n >= 0 && (size_t)n < len; k++) {
@@ -510,11 +582,16 @@ extern "C" cz_err cz_cuda_spmv_run(const cz_cuda_spmv *s, const void *d_w, void 
         } else {
             const smat &x = s->x[k];
             if (x.n_gen) {
-                k_products<<<grid_rows(x.n_gen), 256, 0, st>>>(s->prod, x.gcol, x.gci, m.cb, m.coefs, w, x.n_gen);
+                k_products<<<grid_rows(x.n_gen), 256, 0, st>>>(s->prod, x.gcol, x.gci, m.cb, m.coefs, m.two, m.mtwo,
+                                                               w, x.n_gen);
                 CZ_CK_LAUNCH();
             }
             if (x.row_ptr32) CZ_CK(launch_stream<uint32_t>(s, k, x.row_ptr32, w, outs[k], st));
             else CZ_CK(launch_stream<uint64_t>(s, k, m.row_ptr, w, outs[k], st));
+            CZ_CK_LAUNCH();
+        }
+        if (m.n_mid) {
+            k_mid<<<(unsigned)(((uint64_t)m.n_mid * MID_LANES + 255) / 256), 256, 0, st>>>(m, w, outs[k]);
             CZ_CK_LAUNCH();
         }
         if (m.n_long) {
@@ -525,6 +602,35 @@ extern "C" cz_err cz_cuda_spmv_run(const cz_cuda_spmv *s, const void *d_w, void 
         }
     }
 fail:
+    return e;
+}
+
+extern "C" cz_err cz_cuda_spmv_time(const cz_cuda_spmv *s, const void *d_w, void *d_a, void *d_b, void *d_c,
+                                    int reps, double *ms, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    cudaEvent_t ev0 = NULL, ev1 = NULL;
+    std::vector<float> t;
+    if (reps < 1) reps = 1;
+    try {
+        t.resize(reps);
+    } catch (const std::bad_alloc &) {
+        return cz_fail(CZ_ERR_NOMEM, msg, msglen, "spmv timing");
+    }
+    CZ_CK(cudaEventCreate(&ev0));
+    CZ_CK(cudaEventCreate(&ev1));
+    for (int r = -1; r < reps; r++) { /* r = -1: the warm-up, not counted */
+        CZ_CK(cudaEventRecord(ev0));
+        if ((e = cz_cuda_spmv_run(s, d_w, d_a, d_b, d_c, NULL, msg, msglen))) goto fail;
+        CZ_CK(cudaEventRecord(ev1));
+        CZ_CK(cudaEventSynchronize(ev1));
+        if (r >= 0) CZ_CK(cudaEventElapsedTime(&t[r], ev0, ev1));
+    }
+    std::sort(t.begin(), t.end());
+    *ms = t[reps / 2];
+fail:
+    if (ev0) cudaEventDestroy(ev0);
+    if (ev1) cudaEventDestroy(ev1);
     return e;
 }
 
@@ -588,18 +694,21 @@ extern "C" cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *
         dmat dm;
         memset(&dm, 0, sizeof dm);
         dm.col = cs->col, dm.cidx = cs->cidx, dm.cb = (int)cs->cidx_bytes, dm.coefs = (fr_t *)cs->coefs;
+        find_twos(dm.coefs, cs->n_coefs, &dm.two, &dm.mtwo);
         for (uint64_t row = 0; row < cs->n_rows; row++)
             if (cs->row_ptr[row + 1] - cs->row_ptr[row] > SHORT_MAX)
                 out[row] = dot_range(dm, cs->row_ptr[row], cs->row_ptr[row + 1], 1, w);
         std::vector<fr_t> prod(p.n_gen);
         for (uint64_t j = 0; j < p.n_gen; j++)
-            st_product(prod.data(), p.gcol.data(), p.gci.data(), (int)cs->cidx_bytes, (const fr_t *)cs->coefs, w, j);
+            st_product(prod.data(), p.gcol.data(), p.gci.data(), (int)cs->cidx_bytes, (const fr_t *)cs->coefs, dm.two,
+                       dm.mtwo, w, j);
         int rc;
         if (p.narrow) {
             st_mat<uint32_t> v;
             v.rp = p.rp32.data();
             v.n_rows = cs->n_rows, v.n_chunks = p.n_chunks, v.col = cs->col, v.cidx = cs->cidx;
             v.cb = (int)cs->cidx_bytes, v.rows = p.rows, v.coefs = (const fr_t *)cs->coefs;
+            v.two = dm.two, v.mtwo = dm.mtwo;
             v.gbase = p.gbase.data(), v.prod = prod.data();
             rc = o.mode == CZ_SPMV_SPLIT ? emu_npl<uint32_t, true>(o.npl, v, w, out)
                                          : emu_npl<uint32_t, false>(o.npl, v, w, out);
@@ -608,6 +717,7 @@ extern "C" cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *
             v.rp = cs->row_ptr;
             v.n_rows = cs->n_rows, v.n_chunks = p.n_chunks, v.col = cs->col, v.cidx = cs->cidx;
             v.cb = (int)cs->cidx_bytes, v.rows = p.rows, v.coefs = (const fr_t *)cs->coefs;
+            v.two = dm.two, v.mtwo = dm.mtwo;
             v.gbase = p.gbase.data(), v.prod = prod.data();
             rc = o.mode == CZ_SPMV_SPLIT ? emu_npl<uint64_t, true>(o.npl, v, w, out)
                                          : emu_npl<uint64_t, false>(o.npl, v, w, out);
@@ -717,6 +827,8 @@ extern "C" cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_
         dm->n_rows = n;
         dm->nnz = rp[n];
         dm->cb = 1;
+        dm->smax = s->o.mode == CZ_SPMV_THREAD ? (uint32_t)s->o.tmax : SHORT_MAX;
+        dm->two = dm->mtwo = NO_COEF; /* random coefficients (k_fill_w) */
         nnz_total += dm->nnz;
         CZ_CK(cz__vram_malloc(&dm->row_ptr, (n + 1) * 8));
         CZ_CK(cz__vram_malloc(&dm->col, dm->nnz * 4));

@@ -65,6 +65,7 @@ template <class OT> struct st_mat {
     int cb;               /* index width, 1 / 2 / 4 bytes */
     uint32_t rows;        /* R, rows per chunk */
     const fr_t *coefs;
+    uint32_t two, mtwo;    /* the indices of 2 and -2 (0xffffffff if absent): a doubling, no product */
     const uint32_t *gbase; /* split: general non-zeros before each chunk */
     const fr_t *prod;      /* split: their products */
 };
@@ -280,9 +281,12 @@ CZ_HD void stream_chunk(W &wp, st_smem<NPL, SPLIT> *sm, const st_mat<OT> &m, con
         /* 3. inline mode: the general positions' products, 32 at a time */
         if (!SPLIT) {
             for (uint32_t g = lane; g < gn; g += 32) {
-                uint32_t s = sm->glist[g];
-                fr_t cf = ldg_fr(m.coefs + sm->gci[g]);
-                st_fr(&sm->slot[s], ld_fr(&sm->slot[s]) * cf);
+                uint32_t s = sm->glist[g], gi = sm->gci[g];
+                fr_t x = ld_fr(&sm->slot[s]);
+                if (gi == m.two) x = x + x;
+                else if (gi == m.mtwo) x = fr_t::zero() - (x + x);
+                else x = x * ldg_fr(m.coefs + gi);
+                st_fr(&sm->slot[s], x);
             }
             wp.sync();
         }
@@ -326,18 +330,20 @@ __global__ void __launch_bounds__(ST_WARPS * 32) k_stream(st_mat<OT> m, const fr
 }
 
 /* split mode: prod[j] = w[gcol[j]] * coefs[gci[j]] for the n general
- * non-zeros of the short rows */
-CZ_HD void st_product(fr_t *prod, const uint32_t *gcol, const void *gci, int cb, const fr_t *coefs, const fr_t *w,
-                      uint64_t j)
+ * non-zeros of the short rows (a doubling for the indices two and mtwo) */
+CZ_HD void st_product(fr_t *prod, const uint32_t *gcol, const void *gci, int cb, const fr_t *coefs, uint32_t two,
+                      uint32_t mtwo, const fr_t *w, uint64_t j)
 {
-    st_fr(prod + j, ldg_fr(w + st_ro(gcol + j)) * ldg_fr(coefs + st_idx(gci, cb, j)));
+    const uint32_t gi = st_idx(gci, cb, j);
+    const fr_t x = ldg_fr(w + st_ro(gcol + j));
+    st_fr(prod + j, gi == two ? x + x : gi == mtwo ? fr_t::zero() - (x + x) : x * ldg_fr(coefs + gi));
 }
 
-__global__ void k_products(fr_t *prod, const uint32_t *gcol, const void *gci, int cb, const fr_t *coefs,
-                           const fr_t *w, uint64_t n)
+__global__ void k_products(fr_t *prod, const uint32_t *gcol, const void *gci, int cb, const fr_t *coefs, uint32_t two,
+                           uint32_t mtwo, const fr_t *w, uint64_t n)
 {
     for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += (uint64_t)gridDim.x * blockDim.x)
-        st_product(prod, gcol, gci, cb, coefs, w, j);
+        st_product(prod, gcol, gci, cb, coefs, two, mtwo, w, j);
 }
 
 #endif

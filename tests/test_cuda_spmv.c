@@ -109,6 +109,25 @@ static void run_host(const cz_r1cs *r, const cz_fr *w, const cz_fr *want, cz_fr 
     if (!e) compare(where, got, want, n_rows);
 }
 
+/* a random w (w[0] = 1), the CPU's a, b, c, then every mode against them
+ * (on the host for the small systems, on the device where there is one);
+ * frees r */
+static void check_system(cz_r1cs *r, int dev)
+{
+    const uint64_t nv = r->n_vars, n_rows = r->n_constraints;
+    cz_fr *w = malloc(nv * sizeof *w), *want = malloc(3 * n_rows * sizeof *want), *got = malloc(3 * n_rows * sizeof *got);
+    CHECK(w && want && got);
+    for (uint64_t i = 0; i < nv; i++) cz_fr_random(&w[i], &rng);
+    cz_fr_one(&w[0]);
+    cz_r1cs_spmv(r, w, want, want + n_rows, want + 2 * n_rows, NULL);
+    for (int m = 0; m < NMODES; m++) {
+        if (MODES[m].mode != CZ_SPMV_THREAD && n_rows <= HOST_ROWS_MAX) run_host(r, w, want, got, &MODES[m]);
+        if (dev) run_device(r, w, want, got, &MODES[m]);
+    }
+    cz_r1cs_free(r);
+    free(w); free(want); free(got);
+}
+
 /* edge: row lengths from {0, 1, 2, 31, 32, 33} instead of 0..12 */
 static void run_one(uint64_t n_inputs, uint64_t n_aux, uint64_t n_rows, const uint64_t *dense, int ndense, int edge,
                     int dev)
@@ -140,19 +159,7 @@ static void run_one(uint64_t n_inputs, uint64_t n_aux, uint64_t n_rows, const ui
     printf("test_cuda_spmv: %llu rows, nnz %llu/%llu/%llu, index bytes %u/%u/%u\n", (unsigned long long)n_rows,
            (unsigned long long)r.m[0].nnz, (unsigned long long)r.m[1].nnz, (unsigned long long)r.m[2].nnz,
            r.m[0].cidx_bytes, r.m[1].cidx_bytes, r.m[2].cidx_bytes);
-
-    cz_fr *w = malloc(nv * sizeof *w), *want = malloc(3 * n_rows * sizeof *want), *got = malloc(3 * n_rows * sizeof *got);
-    CHECK(w && want && got);
-    for (uint64_t i = 0; i < nv; i++) cz_fr_random(&w[i], &rng);
-    cz_fr_one(&w[0]);
-    cz_r1cs_spmv(&r, w, want, want + n_rows, want + 2 * n_rows, NULL);
-
-    for (int m = 0; m < NMODES; m++) {
-        if (MODES[m].mode != CZ_SPMV_THREAD && n_rows <= HOST_ROWS_MAX) run_host(&r, w, want, got, &MODES[m]);
-        if (dev) run_device(&r, w, want, got, &MODES[m]);
-    }
-    cz_r1cs_free(&r);
-    free(w); free(want); free(got);
+    check_system(&r, dev);
 }
 
 /* packings: rows whose coefficients double (or halve) from one non-zero to
@@ -197,17 +204,7 @@ static void run_packing(int dev)
     CHECK(cz_r1cs_builder_finish(b, &r) == CZ_OK);
     printf("test_cuda_spmv: packings, %llu rows, nnz %llu/%llu/%llu\n", (unsigned long long)n_rows,
            (unsigned long long)r.m[0].nnz, (unsigned long long)r.m[1].nnz, (unsigned long long)r.m[2].nnz);
-    cz_fr *w = malloc(nv * sizeof *w), *want = malloc(3 * n_rows * sizeof *want), *got = malloc(3 * n_rows * sizeof *got);
-    CHECK(w && want && got);
-    for (uint64_t i = 0; i < nv; i++) cz_fr_random(&w[i], &rng);
-    cz_fr_one(&w[0]);
-    cz_r1cs_spmv(&r, w, want, want + n_rows, want + 2 * n_rows, NULL);
-    for (int m = 0; m < NMODES; m++) {
-        if (MODES[m].mode != CZ_SPMV_THREAD) run_host(&r, w, want, got, &MODES[m]);
-        if (dev) run_device(&r, w, want, got, &MODES[m]);
-    }
-    cz_r1cs_free(&r);
-    free(w); free(want); free(got);
+    check_system(&r, dev);
 }
 #endif
 

@@ -1,5 +1,6 @@
 /* bench_spmv_circuit.c — `cuzk-cuda-bench spmv-circuit NAME [--copies N]
- * [--reps R] [--key value ...]`: the device SpMV on the constraint system of
+ * [--reps R] [--modes LIST] [--rounds K] [--key value ...]`: the device
+ * SpMV on the constraint system of
  * a real gadget circuit (circuits/gadget_registry.h: a PoSt sector, a PoRep
  * label, a PoR path, ...) instead of the synthetic one of `spmv`, whose
  * columns are half random. The gadget is recorded N times into one system
@@ -16,8 +17,10 @@
  * and a third, of arithmetic: the general coefficients' products (not +-1,
  * not +-2, which are additions) at the Fr product rate cuzk-cuda-bench ff
  * measures, here in the same process. The binding floor is the larger of
- * "once" and the products'.
- * The last line is "RESULT spmv-circuit NAMExN ms notes". */
+ * "once" and the products'. With --modes (e.g. warp,thread:8,split) each
+ * short-row mode runs in turn on the one recorded system, K rounds, each
+ * checked against the CPU; every run prints a line and then
+ * "RESULT spmv-circuit NAMExN ms notes". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

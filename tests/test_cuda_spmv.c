@@ -7,10 +7,11 @@
  * indices (A draws from a few coefficients, B from about a thousand, C
  * from more than 65536). One more system has rows of 0, 1, 2, 31, 32 and
  * 33 non-zeros only, at the short-row limit and across the warp kernels'
- * passes. Every system runs through every short-row mode (thread with 1, 2
- * and 4 gathers and rows of up to 1, 4, 8 and 32 non-zeros a thread; warp and split with their default and with small, large
- * and odd chunks, passes of 32 to 256 non-zeros, 32- and 64-bit offsets)
- * and every output element must match bit for bit. The warp and split
+ * passes, and one of packings (run_packing). Every system runs through
+ * every short-row mode (thread with 1, 2 and 4 gathers and rows of up to
+ * 1, 4, 8 and 32 non-zeros a thread; warp and split with their default
+ * and with small, large and odd chunks, passes of 32 to 256 non-zeros, 32-
+ * and 64-bit offsets) and every output element must match bit for bit. The warp and split
  * kernels also run compiled for the host (cz__cuda_spmv_host) on the
  * systems of up to a few thousand rows, which needs no device. Prints a
  * SKIP line without a CUDA build, or for the device runs without a device. */

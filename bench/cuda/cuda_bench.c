@@ -133,8 +133,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (argc < 2) {
-        fprintf(stderr, "usage: cuzk-cuda-bench ff | ntt [k...] | spmv [k...] | spmv-circuit NAME [--copies N] [--key v ...] | "
-                        "setup [k...]\n");
+        fprintf(stderr, "usage: cuzk-cuda-bench ff | ntt [k...] | spmv [k...] | "
+                        "spmv-circuit NAME [--copies N] [--key v ...] | setup [k...]\n");
         return 2;
     }
     if (!strcmp(argv[1], "ff")) return bench_ff();

@@ -3,17 +3,19 @@
  * rows (31, 32, 33, 100, 256, 257, 2048, 2049, 5000 and 70000 wide: past
  * the one-thread-per-row limit, at and past the mid rows' limit, across
  * segment boundaries), columns anywhere, coefficients +1, -1, +2, -2 (a
- * doubling on the device, no product) and random; the three matrices get 1-, 2- and 4-byte coefficient
- * indices (A draws from a few coefficients, B from about a thousand, C
- * from more than 65536). One more system has rows of 0, 1, 2, 31, 32 and
+ * doubling on the device, no product) and random; the three matrices get
+ * 1-, 2- and 4-byte coefficient indices (A draws from a few coefficients,
+ * B from about a thousand, C from more than 65536). One more system has rows of 0, 1, 2, 31, 32 and
  * 33 non-zeros only, at the short-row limit and across the warp kernels'
  * passes, and one of packings (run_packing). Every system runs through
  * every short-row mode (thread with 1, 2 and 4 gathers and rows of up to
  * 1, 4, 8 and 32 non-zeros a thread; warp and split with their default
  * and with small, large and odd chunks, passes of 32 to 256 non-zeros, 32-
- * and 64-bit offsets) and every output element must match bit for bit. The warp and split
- * kernels also run compiled for the host (cz__cuda_spmv_host) on the
- * systems of up to a few thousand rows, which needs no device. Prints a
+ * and 64-bit offsets) and every output element must match bit for bit.
+ * Every mode's kernel code also runs compiled for the host
+ * (cz__cuda_spmv_host: the short-row kernels, the mid and long rows cut as
+ * on the device) on the systems of up to a few thousand rows, which needs
+ * no device. Prints a
  * SKIP line without a CUDA build, or for the device runs without a device. */
 #include <stdlib.h>
 #include <string.h>
@@ -122,7 +124,7 @@ static void check_system(cz_r1cs *r, int dev)
     cz_fr_one(&w[0]);
     cz_r1cs_spmv(r, w, want, want + n_rows, want + 2 * n_rows, NULL);
     for (int m = 0; m < NMODES; m++) {
-        if (MODES[m].mode != CZ_SPMV_THREAD && n_rows <= HOST_ROWS_MAX) run_host(r, w, want, got, &MODES[m]);
+        if (n_rows <= HOST_ROWS_MAX) run_host(r, w, want, got, &MODES[m]);
         if (dev) run_device(r, w, want, got, &MODES[m]);
     }
     cz_r1cs_free(r);
@@ -224,7 +226,7 @@ int main(void)
     run_one(2, 3000, 3001, dense, 9, 1, dev);
     run_packing(dev);
     if (!dev)
-        printf("test_cuda_spmv: SKIP (no CUDA device); the warp and split kernels' code compiled for the host was "
+        printf("test_cuda_spmv: SKIP (no CUDA device); every mode's kernel code compiled for the host was "
                "checked\n");
     return cz_test_finish("test_cuda_spmv");
 #endif

@@ -90,10 +90,11 @@ cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_spmv_opts *
                                size_t msglen);
 
 /* For tests without a device: a = A w, b = B w, c = C w on host arrays by
- * the warp / split kernels' own code compiled for the host, one emulated
- * warp (warp_emu.cuh) taking every chunk, the products and the long rows
- * summed on the host; o->mode must be CZ_SPMV_WARP or CZ_SPMV_SPLIT. Slow:
- * for systems of a few thousand rows. */
+ * the kernels' own code compiled for the host: in warp / split mode one
+ * emulated warp (warp_emu.cuh) taking every chunk, in thread mode the
+ * short-row kernels' row sums; the products, the mid rows and the long
+ * rows cut as their kernels cut them. Slow: for systems of a few thousand
+ * rows. */
 cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *o, const cz_fr *w, cz_fr *a, cz_fr *b,
                           cz_fr *c, char *msg, size_t msglen);
 

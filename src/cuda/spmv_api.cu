@@ -155,20 +155,20 @@ __host__ __device__ __forceinline__ fr_t dot_range(const dmat &m, uint64_t lo, u
  * indices of a group are read first, then its G loads of w are issued
  * together, so a thread has up to G gathers in flight instead of one. */
 template <int G>
-__device__ __forceinline__ fr_t dot_short(const dmat &m, uint64_t lo, uint64_t hi, const fr_t *w)
+__host__ __device__ __forceinline__ fr_t dot_short(const dmat &m, uint64_t lo, uint64_t hi, const fr_t *w)
 {
     fr_t acc = fr_t::zero();
     for (uint64_t k = lo; k < hi; k += G) {
         uint32_t col[G], ci[G];
         fr_t x[G];
-#pragma unroll
-        for (int q = 0; q < G; q++)
+#if !defined(__CUDA_ARCH__) /* the host emulation: gcc cannot see that only the set entries are read */
+        for (int q = 0; q < G; q++) col[q] = ci[q] = 0;
+#endif
+        CZ_UNROLL for (int q = 0; q < G; q++)
             if (k + q < hi) { col[q] = m.col[k + q]; ci[q] = cidx_at(m, k + q); }
-#pragma unroll
-        for (int q = 0; q < G; q++)
+        CZ_UNROLL for (int q = 0; q < G; q++)
             if (k + q < hi) x[q] = ldg_fr(w + col[q]);
-#pragma unroll
-        for (int q = 0; q < G; q++) {
+        CZ_UNROLL for (int q = 0; q < G; q++) {
             if (k + q >= hi) break;
             if (ci[q] == 0) acc = acc + x[q];
             else if (ci[q] == 1) acc = acc - x[q];
@@ -264,6 +264,14 @@ static void find_twos(const fr_t *coefs, uint32_t n, uint32_t *two, uint32_t *mt
     }
 }
 
+/* which kernel sums a row of len non-zeros when the short kernel takes up
+ * to smax: plan_mat's rule, and the host emulation's */
+enum row_kind { ROW_SHORT, ROW_MID, ROW_LONG };
+static row_kind kind_of(uint64_t len, uint32_t smax)
+{
+    return len <= smax ? ROW_SHORT : len <= MID_MAX ? ROW_MID : ROW_LONG;
+}
+
 /* the mid- and long-row plans from the host copy of the row offsets (rows
  * of at most dm->smax non-zeros are the short kernels') */
 static cz_err plan_mat(dmat *dm, const uint64_t *row_ptr, char *msg, size_t msglen)
@@ -273,8 +281,9 @@ static cz_err plan_mat(dmat *dm, const uint64_t *row_ptr, char *msg, size_t msgl
     std::vector<uint64_t> seg, mrng;
     for (uint64_t r = 0; r < dm->n_rows; r++) {
         uint64_t lo = row_ptr[r], hi = row_ptr[r + 1];
-        if (hi - lo <= dm->smax) continue;
-        if (hi - lo <= MID_MAX) {
+        const row_kind rk = kind_of(hi - lo, dm->smax);
+        if (rk == ROW_SHORT) continue;
+        if (rk == ROW_MID) {
             mid.push_back((uint32_t)r);
             mrng.push_back(lo);
             mrng.push_back(hi);
@@ -680,24 +689,43 @@ extern "C" cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *
     cz_cuda_spmv_opts o = resolve_opts(oin);
     cz_fr *outs[3] = {a, b, c};
     const fr_t *w = (const fr_t *)w_;
-    if (o.mode != CZ_SPMV_WARP && o.mode != CZ_SPMV_SPLIT)
-        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda spmv host: warp or split mode only");
     for (int k = 0; k < 3; k++) {
         const cz_csr *cs = &r->m[k];
         fr_t *out = (fr_t *)outs[k];
         if (!out) continue;
-        splan p;
-        cz_err e = plan_stream(&p, &o, cs->n_rows, cs->row_ptr, cs->col, cs->cidx, (int)cs->cidx_bytes, msg, msglen);
-        if (e) return e;
-        /* the long rows first, as the segment kernels sum them, so that a
-         * write of the stream kernel to one of them would show */
+        /* the mid and long rows first, cut as k_mid and k_segments cut
+         * them, so that a write of a short-row kernel to one would show */
         dmat dm;
         memset(&dm, 0, sizeof dm);
         dm.col = cs->col, dm.cidx = cs->cidx, dm.cb = (int)cs->cidx_bytes, dm.coefs = (fr_t *)cs->coefs;
+        dm.smax = o.mode == CZ_SPMV_THREAD ? (uint32_t)o.tmax : SHORT_MAX;
         find_twos(dm.coefs, cs->n_coefs, &dm.two, &dm.mtwo);
-        for (uint64_t row = 0; row < cs->n_rows; row++)
-            if (cs->row_ptr[row + 1] - cs->row_ptr[row] > SHORT_MAX)
-                out[row] = dot_range(dm, cs->row_ptr[row], cs->row_ptr[row + 1], 1, w);
+        for (uint64_t row = 0; row < cs->n_rows; row++) {
+            const uint64_t lo = cs->row_ptr[row], hi = cs->row_ptr[row + 1];
+            const row_kind rk = kind_of(hi - lo, dm.smax);
+            if (rk == ROW_SHORT) continue;
+            fr_t acc = fr_t::zero();
+            if (rk == ROW_MID)
+                for (uint32_t j = 0; j < MID_LANES; j++) acc = acc + dot_range(dm, lo + j, hi, MID_LANES, w);
+            else
+                for (uint64_t s0 = lo; s0 < hi; s0 += SEG)
+                    for (uint32_t j = 0; j < SEG_THREADS; j++)
+                        acc = acc + dot_range(dm, s0 + j, std::min(hi, s0 + SEG), SEG_THREADS, w);
+            out[row] = acc;
+        }
+        if (o.mode == CZ_SPMV_THREAD) { /* k_short / k_short_g's row sums */
+            for (uint64_t row = 0; row < cs->n_rows; row++) {
+                const uint64_t lo = cs->row_ptr[row], hi = cs->row_ptr[row + 1];
+                if (kind_of(hi - lo, dm.smax) != ROW_SHORT) continue;
+                out[row] = o.gather == 4   ? dot_short<4>(dm, lo, hi, w)
+                           : o.gather == 2 ? dot_short<2>(dm, lo, hi, w)
+                                           : dot_range(dm, lo, hi, 1, w);
+            }
+            continue;
+        }
+        splan p;
+        cz_err e = plan_stream(&p, &o, cs->n_rows, cs->row_ptr, cs->col, cs->cidx, (int)cs->cidx_bytes, msg, msglen);
+        if (e) return e;
         std::vector<fr_t> prod(p.n_gen);
         for (uint64_t j = 0; j < p.n_gen; j++)
             st_product(prod.data(), p.gcol.data(), p.gci.data(), (int)cs->cidx_bytes, (const fr_t *)cs->coefs, dm.two,

@@ -128,6 +128,12 @@ static cz_cuda_spmv_opts resolve_opts(const cz_cuda_spmv_opts *in)
     return o;
 }
 
+/* the longest row the chosen short-row kernel sums (the rest are mid or long rows) */
+static uint32_t short_max(const cz_cuda_spmv_opts &o)
+{
+    return o.mode == CZ_SPMV_THREAD ? (uint32_t)o.tmax : SHORT_MAX;
+}
+
 __host__ __device__ __forceinline__ uint32_t cidx_at(const dmat &m, uint64_t k)
 {
     if (m.cb == 1) return ((const uint8_t *)m.cidx)[k];
@@ -507,7 +513,7 @@ extern "C" cz_err cz_cuda_spmv_create_opts(cz_cuda_spmv **out, const cz_r1cs *r,
             e = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda spmv: matrix %d malformed", k);
             goto fail;
         }
-        dm->smax = s->o.mode == CZ_SPMV_THREAD ? (uint32_t)s->o.tmax : SHORT_MAX;
+        dm->smax = short_max(s->o);
         find_twos((const fr_t *)c->coefs, c->n_coefs, &dm->two, &dm->mtwo);
         if (!c->nnz) continue; /* an empty matrix (a zkey's C): nothing resident, run writes zeros */
         if (s->o.mode == CZ_SPMV_THREAD) {
@@ -698,7 +704,7 @@ extern "C" cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *
         dmat dm;
         memset(&dm, 0, sizeof dm);
         dm.col = cs->col, dm.cidx = cs->cidx, dm.cb = (int)cs->cidx_bytes, dm.coefs = (fr_t *)cs->coefs;
-        dm.smax = o.mode == CZ_SPMV_THREAD ? (uint32_t)o.tmax : SHORT_MAX;
+        dm.smax = short_max(o);
         find_twos(dm.coefs, cs->n_coefs, &dm.two, &dm.mtwo);
         for (uint64_t row = 0; row < cs->n_rows; row++) {
             const uint64_t lo = cs->row_ptr[row], hi = cs->row_ptr[row + 1];
@@ -827,12 +833,9 @@ extern "C" cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_
     cz_cuda_spmv *s = (cz_cuda_spmv *)calloc(1, sizeof *s);
     uint64_t *rp = (uint64_t *)malloc((n + 1) * 8);
     fr_t *w = NULL, *out = NULL;
-    cudaEvent_t ev0 = NULL, ev1 = NULL;
-    std::vector<float> t;
     std::vector<uint32_t> hcol;
     std::vector<uint8_t> hcidx;
     if (!s || !rp) { e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "spmv bench"); goto fail; }
-    if (reps < 1) reps = 1;
     {
         /* CZ_L2_FETCH=32|64|128: the L2's fetch granularity for this
          * bench (an experiment: a random 32-byte gather may fetch 64) */
@@ -855,7 +858,7 @@ extern "C" cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_
         dm->n_rows = n;
         dm->nnz = rp[n];
         dm->cb = 1;
-        dm->smax = s->o.mode == CZ_SPMV_THREAD ? (uint32_t)s->o.tmax : SHORT_MAX;
+        dm->smax = short_max(s->o);
         dm->two = dm->mtwo = NO_COEF; /* random coefficients (k_fill_w) */
         nnz_total += dm->nnz;
         CZ_CK(cz__vram_malloc(&dm->row_ptr, (n + 1) * 8));
@@ -892,18 +895,7 @@ extern "C" cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_
     CZ_CK(cz__vram_malloc(&out, 3 * n * sizeof(fr_t)));
     k_fill_w<<<grid_rows(n), 256>>>(w, n, 4242);
     CZ_CK_LAUNCH();
-    CZ_CK(cudaEventCreate(&ev0));
-    CZ_CK(cudaEventCreate(&ev1));
-    t.resize(reps);
-    for (int r = -1; r < reps; r++) {
-        CZ_CK(cudaEventRecord(ev0));
-        if ((e = cz_cuda_spmv_run(s, w, out, out + n, out + 2 * n, NULL, msg, msglen))) goto fail;
-        CZ_CK(cudaEventRecord(ev1));
-        CZ_CK(cudaEventSynchronize(ev1));
-        if (r >= 0) CZ_CK(cudaEventElapsedTime(&t[r], ev0, ev1));
-    }
-    std::sort(t.begin(), t.end());
-    *ms = t[reps / 2];
+    if ((e = cz_cuda_spmv_time(s, w, out, out + n, out + 2 * n, reps, ms, msg, msglen))) goto fail;
     /* each input read once, each output written once: 3 row-offset arrays
      * (64-bit, as in the .pce), columns and 1-byte indices, w once, a, b, c */
     *bytes = 3.0 * (n + 1) * 8 + (double)nnz_total * 5 + (double)n * 32 + 3.0 * n * 32;
@@ -912,8 +904,6 @@ extern "C" cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_
     *gather_bytes = (double)n_random * 32;
 fail:
     if (d_nrand) cz__vram_free(d_nrand);
-    if (ev0) cudaEventDestroy(ev0);
-    if (ev1) cudaEventDestroy(ev1);
     if (w) cz__vram_free(w);
     if (out) cz__vram_free(out);
     cz_cuda_spmv_destroy(s);

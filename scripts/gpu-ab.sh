@@ -15,7 +15,9 @@
 #   AB_MSM="--sizes 24,26 --fc-sizes 26 --g2-sizes 24 --reps 5"
 #                       cuzk-cuda-msm-bench arguments ("" skips)
 #   AB_PART="26 6"      cuzk-bench partition --log2 K --count N on the CUDA
-#                       backend ("" skips): the device stages of its median
+#                       backend ("" skips): the stages of its median line, their
+#                       sum, and the device's wall (the "device" column, where
+#                       the build has one: below the sum when stages overlap)
 # The last table has one row a figure: A's median, B's median, B / A.
 set -uo pipefail
 a=${1:?usage: gpu-ab.sh A_DIR B_DIR [ROUNDS]}
@@ -62,7 +64,9 @@ run_one() {
         awk -v k="$pk" '$1 == "median" {
                 printf "part_2^%s_spmv_ms %s\npart_2^%s_ntt_ms %s\npart_2^%s_msm_h_ms %s\n", k, $5, k, $6, k, $7
                 printf "part_2^%s_msm_l_ms %s\npart_2^%s_msm_a_ms %s\npart_2^%s_msm_b1_ms %s\n", k, $8, k, $10, k, $11
-                printf "part_2^%s_msm_b2_ms %s\npart_2^%s_device_stages_ms %.2f\n", k, $12, k, $5 + $6 + $7 + $8 + $10 + $11 + $12 }' \
+                printf "part_2^%s_msm_b2_ms %s\npart_2^%s_device_stages_ms %.2f\n", k, $12, k, $5 + $6 + $7 + $8 + $10 + $11 + $12
+                if (dcol) printf "part_2^%s_device_ms %s\n", k, $dcol }
+            $1 == "part" { for (i = 1; i <= NF; i++) if ($i == "device") dcol = i }' \
             <<<"$out" >>"$f"
         grep -E '^verified:' <<<"$out" | sed "s/^/$tag round $round partition /"
     fi

@@ -123,11 +123,14 @@ if [ -x "$part_bench" ] && [ "${pk:-0}" != 0 ]; then
     # msm_b1 msm_b2: with several workers a partition's wall also holds its
     # wait for the device) and the loop's wall per partition
     dev=$(awk '$1 == "median" { printf "%.2f", $5 + $6 + $7 + $8 + $10 + $11 + $12 }' <<<"$out")
+    # the device's wall (first kernel to last sum; H runs beside the witness MSMs, so below the stages' sum)
+    wall=$(awk '$1 == "part" { for (i = 1; i <= NF; i++) if ($i == "device") c = i }
+                $1 == "median" && c { print $c }' <<<"$out")
     per=$(awk -v n="${pn:-10}" '/^loop wall:/ { printf "%.1f", $3 / n }' <<<"$out")
     busy=$(awk -F: '/^device busy:/ { gsub(/ /, "", $2); print $2 }' <<<"$out" | cut -d'(' -f1)
     fed=$(awk -F: '/^device busy, fed:/ { gsub(/ /, "", $2); print $2 }' <<<"$out" | cut -d'(' -f1)
     ver=$(awk -F: '/^verified:/ { gsub(/^ +/, "", $2); print $2 }' <<<"$out")
-    rows+=("partition 2^$pk ${dev:-?} - device_stages_ms,loop_ms_per_partition=${per:-?},device_busy=${busy:-?},fed=${fed:-?},verified=${ver// /_}")
+    rows+=("partition 2^$pk ${wall:-?} - device_ms,stages_sum=${dev:-?},loop_ms_per_partition=${per:-?},device_busy=${busy:-?},fed=${fed:-?},verified=${ver// /_}")
 fi
 
 if [ -n "${GPU_CHECK_OBJ:-}" ] && command -v cuobjdump >/dev/null; then

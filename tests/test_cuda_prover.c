@@ -16,7 +16,9 @@
  * is proved on the GPU again; a key that does not fit the budget is proved
  * on the CPU; the witness's three stage tiers (all of it staged, part of
  * it, none), each forced by the budget, give the same proofs and are
- * reported as such; two workers on two threads prove at once. The seed is
+ * reported as such; two workers on two threads prove at once; SpMV and H
+ * on a stream of their own beside the witness MSMs (CZ_PROVER_OVERLAP=1,
+ * and 2: at the MSMs' priority) give the same proofs. The seed is
  * printed (CZ_TEST_SEED replays). Without a CUDA build or a device it
  * prints a SKIP line and passes. */
 #include <pthread.h>
@@ -125,6 +127,11 @@ static int same_proof(cz_be_key *kc, cz_be_key *kg, cz_be_worker *g, const cz_fr
         CHECK_MSG(tg.msm_h_ms > 0 && tg.msm_b2_ms > 0 && tg.total_ms > 0 && tg.h2d_bytes > 0,
                   "%s: stage times missing", what);
         CHECK(tg.msm_hl_ms == tg.msm_h_ms + tg.msm_l_ms);
+        /* the device's wall: at most the stages' sum (equal when one stream
+         * runs them in turn; below it when H runs beside the MSMs) */
+        double sum = tg.spmv_ms + tg.ntt_ms + tg.msm_hl_ms + tg.msm_a_ms + tg.msm_b1_ms + tg.msm_b2_ms;
+        CHECK_MSG(tg.device_ms > 0 && tg.device_ms <= sum * 1.001 + 0.01, "%s: device %.3f ms, stages %.3f ms", what,
+                  tg.device_ms, sum);
     }
     return same && ok;
 }
@@ -609,6 +616,24 @@ static void case_threads(void)
     free_circ(&c);
 }
 
+/* the CUDA backend again with CZ_PROVER_OVERLAP set to v (read when a
+ * backend opens): 1 SpMV and H on their own stream beside the witness
+ * MSMs, below the MSMs' priority; 2 the same at their priority */
+static int reopen_gpu(const char *v)
+{
+    char msg[600];
+    cz_be_worker_destroy(wg);
+    cz_be_close(gpu);
+    wg = NULL;
+    gpu = NULL;
+    setenv("CZ_PROVER_OVERLAP", v, 1);
+    cz_backend_opts og = {.kind = CZ_BACKEND_CUDA, .quiet = 1};
+    CHECK_MSG(cz_be_open(&gpu, &og, msg, sizeof msg) == CZ_OK, "%s", msg);
+    if (gpu) CHECK_MSG(cz_be_worker_create(gpu, &wg, msg, sizeof msg) == CZ_OK, "%s", msg);
+    unsetenv("CZ_PROVER_OVERLAP");
+    return gpu && wg;
+}
+
 int main(void)
 {
     char msg[600];
@@ -647,6 +672,15 @@ int main(void)
     case_budget_stream();
     case_tiers();
     case_threads();
+    /* the proofs do not depend on the streams: H beside the witness MSMs
+     * on a stream of its own, below and at the MSMs' priority (the cases
+     * above ran on one stream, the default) */
+    for (int v = 1; v <= 2; v++) {
+        if (!reopen_gpu(v == 1 ? "1" : "2")) break;
+        case_bellperson(5000, 8, 5, seed + 20 + 2 * v, 1);
+        case_bellperson((1 << 16) - 4, 3, 0, seed + 21 + 2 * v, 0);
+        case_snarkjs_chain();
+    }
 
     cz_be_stats st;
     cz_be_get_stats(gpu, &st);

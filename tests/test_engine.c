@@ -379,7 +379,8 @@ int main(void)
         /* every stage, the first format's msm_ms among them; cpu=1 only for a CUDA fallback */
         static const char *fields[] = {",spmv_ms=",  ",ntt_ms=",   ",msm_ms=",    ",verify_ms=",
                                        ",upload_ms=", ",msm_h_ms=", ",msm_l_ms=",  ",msm_hl_ms=",
-                                       ",msm_a_ms=",  ",msm_b1_ms=", ",msm_b2_ms=", ",total_ms="};
+                                       ",msm_a_ms=",  ",msm_b1_ms=", ",msm_b2_ms=", ",total_ms=",
+                                       ",device_ms="};
         for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++)
             CHECK_MSG(strstr(line, fields[f]) != NULL, "GPU_END without %s: %s", fields[f], line);
         CHECK_MSG(!strstr(line, ",cpu="), "a CPU backend's GPU_END says cpu=: %s", line);

@@ -52,6 +52,13 @@ cz_err cz_cuda_msm_g2(cz_cuda_msm *ctx, cz_g2_jac *out, const cz_g2_aff *dev_bas
  * to run in order with the MSMs (the partition prover does) */
 void *cz__cuda_msm_stream(cz_cuda_msm *ctx);
 
+/* the context's stream made anew at the device's greatest priority (it is
+ * created at the default, the least), so that work on other streams runs
+ * only where the MSMs leave room: the partition prover's H stream
+ * (prover.cu, CZ_PROVER_OVERLAP). Waits for the old stream; call it with
+ * nothing else queued there. */
+cz_err cz__cuda_msm_stream_greatest(cz_cuda_msm *ctx, char *msg, size_t msglen);
+
 /* Internal, for tests and benchmarks: force the window width (2..21; 0 =
  * automatic) and the most (scalar, window) entries sorted at once (0 =
  * automatic; small values force several window groups) of later calls on

@@ -101,6 +101,23 @@ extern "C" void cz_cuda_msm_free(cz_cuda_msm *ctx, void *dev)
 
 extern "C" void *cz__cuda_msm_stream(cz_cuda_msm *ctx) { return (void *)ctx->stream; }
 
+extern "C" cz_err cz__cuda_msm_stream_greatest(cz_cuda_msm *ctx, char *msg, size_t msglen)
+{
+    cz_err err = CZ_OK;
+    int least = 0, greatest = 0;
+    cudaStream_t s = NULL;
+    CK(cudaSetDevice(ctx->device));
+    CK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    CK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest));
+    CK(cudaStreamSynchronize(ctx->stream));
+    cudaStreamDestroy(ctx->stream);
+    ctx->stream = s;
+    return CZ_OK;
+fail:
+    if (s) cudaStreamDestroy(s);
+    return err;
+}
+
 extern "C" void cz__cuda_msm_config(cz_cuda_msm *ctx, int window_bits, size_t max_entries)
 {
     ctx->cfg_window = window_bits >= 2 && window_bits <= MAX_WINDOW ? window_bits : 0;

@@ -18,7 +18,11 @@
  * Threads: each worker is driven by its own thread (the engine's proving
  * worker, or a CLI); several workers share a device.
  * Streams: each worker has an upload stream; the device has one compute
- * stream (the MSM context's), used only under the kernel lock.
+ * stream (the MSM context's), used only under the kernel lock, and with
+ * CZ_PROVER_OVERLAP=1|2 an H stream, also used only under the lock: the
+ * SpMV and H run there beside the witness MSMs (L, A, B1, B2) on the
+ * compute stream, whose priority is then the device's greatest, and the
+ * H MSM waits for both (docs/GPU_PROVER.md "H beside the witness MSMs").
  * Lock: kernel_mu, one per device, held from the first kernel of a
  * partition to the last MSM sum read back. The staged part of a witness
  * crosses outside it on the worker's upload stream, so the next partition's
@@ -83,6 +87,10 @@ extern "C" { /* the C layers below, with C linkage */
 
 #define STAGE_BYTES ((size_t)32 << 20) /* each of the two pinned staging buffers */
 
+/* compute-stage marks; EV_HWAIT: the H MSM may start (H and the MSMs
+ * before it are done) */
+enum { EV_START, EV_SPMV, EV_NTT, EV_H, EV_L, EV_A, EV_B1, EV_B2, EV_HWAIT, EV_COUNT };
+
 struct dev_backend {
     int device;
     int quiet;
@@ -94,9 +102,12 @@ struct dev_backend {
     size_t wshared_cap;
     pthread_mutex_t kernel_mu;
     cz_cuda_msm *msm;   /* its stream is the compute stream; NULL until used */
+    cudaStream_t hst;   /* the H stream: SpMV and H beside the witness MSMs (overlap) */
+    int overlap;        /* CZ_PROVER_OVERLAP: 0 one stream (the default), 1 the H stream (hst)
+                           below the MSMs' priority, 2 at the same (the greatest) */
     void *d_abc;        /* 3 x domain Fr */
     size_t abc_cap;
-    cudaEvent_t ev[8];  /* compute-stage marks */
+    cudaEvent_t ev[EV_COUNT]; /* compute-stage marks */
     int have_ev;
     /* read by the workers' stage choice outside the lock (atomics, written
      * under it): the bytes d_wshared and d_abc hold, and the scratch
@@ -104,7 +115,6 @@ struct dev_backend {
     uint64_t pub_wshared, pub_abc, gen;
 };
 
-enum { EV_START, EV_SPMV, EV_NTT, EV_H, EV_L, EV_A, EV_B1, EV_B2 };
 
 /* one MSM's bases: resident (dev), or streamed from the host key (dev
  * NULL) through the device's staging buffer */
@@ -176,10 +186,22 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
     CZ_CK(cudaSetDevice(b->device));
     CZ_CK(cudaGetDeviceProperties(&prop, b->device));
     if ((e = cz_cuda_vram_init(b->device, o->vram_margin, &budget, msg, msglen))) goto fail;
+    {
+        const char *ov = getenv("CZ_PROVER_OVERLAP");
+        b->overlap = ov && *ov ? (int)strtol(ov, NULL, 10) : 0;
+        if (b->overlap < 0 || b->overlap > 2) b->overlap = 0;
+        int least = 0, greatest = 0;
+        CZ_CK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+        /* with overlap the MSM context's stream gets the greatest priority
+         * (cz__cuda_msm_stream_greatest, when it is made) */
+        if (b->overlap)
+            CZ_CK(cudaStreamCreateWithPriority(&b->hst, cudaStreamNonBlocking, b->overlap == 2 ? greatest : least));
+    }
     snprintf(name, namelen, "cuda:%d (%s)", b->device, prop.name);
     *self = b;
     return CZ_OK;
 fail:
+    if (b->hst) cudaStreamDestroy(b->hst);
     pthread_mutex_destroy(&b->kernel_mu);
     free(b);
     return e;
@@ -187,6 +209,7 @@ fail:
 
 static void free_scratch(dev_backend *b)
 {
+    if (b->hst) cudaStreamSynchronize(b->hst); /* nothing of H still reads what goes */
     cz__vram_free(b->d_abc);
     b->d_abc = NULL;
     b->abc_cap = 0;
@@ -199,7 +222,7 @@ static void free_scratch(dev_backend *b)
     b->d_wshared = NULL;
     b->wshared_cap = 0;
     if (b->have_ev)
-        for (int i = 0; i < 8; i++) cudaEventDestroy(b->ev[i]);
+        for (int i = 0; i < EV_COUNT; i++) cudaEventDestroy(b->ev[i]);
     b->have_ev = 0;
     __atomic_store_n(&b->pub_wshared, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&b->pub_abc, 0, __ATOMIC_RELEASE);
@@ -213,6 +236,7 @@ void cz__cuda_prover_close(void *self)
     if (!b) return;
     cudaSetDevice(b->device);
     free_scratch(b);
+    if (b->hst) cudaStreamDestroy(b->hst);
     pthread_mutex_destroy(&b->kernel_mu);
     free(b);
 }
@@ -845,6 +869,7 @@ static cz_err prove_one(void *wp, void *keyp, const cz_fr *wit, const cz_fr *com
     double t0 = cz_now_ms();
     int locked = 0, tier = CZ_STAGE_NONE;
     size_t head = 0;
+    int last = EV_B2;
     const cz_fr *dw = NULL;
     cudaStream_t st = NULL;
     cz_g1_jac h_acc, l_acc, a_acc, b1_acc;
@@ -887,9 +912,12 @@ static cz_err prove_one(void *wp, void *keyp, const cz_fr *wit, const cz_fr *com
     } else if ((e = land_witness(w, tier, head, wit, nv, &dw, msg, msglen))) {
         goto fail;
     }
-    if (!b->msm && (e = cz_cuda_msm_create(&b->msm, b->device, msg, msglen))) goto fail;
+    if (!b->msm) {
+        if ((e = cz_cuda_msm_create(&b->msm, b->device, msg, msglen))) goto fail;
+        if (b->overlap && (e = cz__cuda_msm_stream_greatest(b->msm, msg, msglen))) goto fail;
+    }
     if (!b->have_ev) {
-        for (int i = 0; i < 8; i++) CZ_CK(cudaEventCreate(&b->ev[i]));
+        for (int i = 0; i < EV_COUNT; i++) CZ_CK(cudaEventCreate(&b->ev[i]));
         b->have_ev = 1;
     }
     st = (cudaStream_t)cz__cuda_msm_stream(b->msm);
@@ -901,52 +929,70 @@ static cz_err prove_one(void *wp, void *keyp, const cz_fr *wit, const cz_fr *com
         b->abc_cap = 3 * m * sizeof(cz_fr);
     }
     {
+        /* With overlap the SpMV and H run on the H stream beside the
+         * witness MSMs (L, A, B1, B2) on the compute stream, which read
+         * only the witness; the H MSM waits for both. The MSM stream's
+         * priority is the greater, so H's latency-bound passes fill what
+         * the MSMs leave of the device. Without, one stream in the order
+         * SpMV, H, then the MSMs H, L, A, B1, B2. */
         cz_fr *da = (cz_fr *)b->d_abc, *db = da + m, *dc = db + m;
+        cudaStream_t hs = b->hst ? b->hst : st;
         CZ_CK(cudaStreamWaitEvent(st, w->up1, 0));
         CZ_CK(cudaEventRecord(b->ev[EV_START], st));
+        if (hs != st) CZ_CK(cudaStreamWaitEvent(hs, b->ev[EV_START], 0));
         if (!k->zkey) {
             uint64_t nc = k->n_constraints;
-            if ((e = cz_cuda_spmv_run(k->spmv, dw, da, db, dc, st, msg, msglen))) goto fail;
+            if ((e = cz_cuda_spmv_run(k->spmv, dw, da, db, dc, hs, msg, msglen))) goto fail;
             /* the input rows input_i * 0 = 0, then zeros to the domain's end */
-            CZ_CK(cudaMemcpyAsync(da + nc, dw, ni * sizeof(cz_fr), cudaMemcpyDeviceToDevice, st));
-            if (m > nc + ni) CZ_CK(cudaMemsetAsync(da + nc + ni, 0, (m - nc - ni) * sizeof(cz_fr), st));
+            CZ_CK(cudaMemcpyAsync(da + nc, dw, ni * sizeof(cz_fr), cudaMemcpyDeviceToDevice, hs));
+            if (m > nc + ni) CZ_CK(cudaMemsetAsync(da + nc + ni, 0, (m - nc - ni) * sizeof(cz_fr), hs));
             if (m > nc) {
-                CZ_CK(cudaMemsetAsync(db + nc, 0, (m - nc) * sizeof(cz_fr), st));
-                CZ_CK(cudaMemsetAsync(dc + nc, 0, (m - nc) * sizeof(cz_fr), st));
+                CZ_CK(cudaMemsetAsync(db + nc, 0, (m - nc) * sizeof(cz_fr), hs));
+                CZ_CK(cudaMemsetAsync(dc + nc, 0, (m - nc) * sizeof(cz_fr), hs));
             }
-            CZ_CK(cudaEventRecord(b->ev[EV_SPMV], st));
-            if ((e = cz_cuda_h_bellperson(k->dom, da, db, dc, st, msg, msglen))) goto fail;
-            CZ_CK(cudaEventRecord(b->ev[EV_NTT], st));
+            CZ_CK(cudaEventRecord(b->ev[EV_SPMV], hs));
+            if ((e = cz_cuda_h_bellperson(k->dom, da, db, dc, hs, msg, msglen))) goto fail;
         } else {
-            if ((e = cz_cuda_spmv_run(k->spmv, dw, da, db, NULL, st, msg, msglen))) goto fail;
-            CZ_CK(cudaEventRecord(b->ev[EV_SPMV], st));
-            if ((e = cz_cuda_h_snarkjs(k->dom, da, db, dc, st, msg, msglen))) goto fail;
-            CZ_CK(cudaEventRecord(b->ev[EV_NTT], st));
+            if ((e = cz_cuda_spmv_run(k->spmv, dw, da, db, NULL, hs, msg, msglen))) goto fail;
+            CZ_CK(cudaEventRecord(b->ev[EV_SPMV], hs));
+            if ((e = cz_cuda_h_snarkjs(k->dom, da, db, dc, hs, msg, msglen))) goto fail;
         }
-        {   /* the five MSMs: H, L (zkey: C), A, B1, B2 */
+        CZ_CK(cudaEventRecord(b->ev[EV_NTT], hs));
+        {   /* the five MSMs: H, L (zkey: C), A, B1, B2; with overlap H last */
             const uint64_t *dd[5] = {NULL, NULL, k->d_da, k->d_db, k->d_db}, *hd[5] = {NULL, NULL, k->h_da, k->h_db, k->h_db};
             const cz_fr *sc[5] = {da, dw + ni, dw, dw, dw};
             size_t cnt[5] = {k->zkey ? m : m - 1, nv - ni, nv, nv, nv};
             cz_g1_jac *acc[4] = {&h_acc, &l_acc, &a_acc, &b1_acc};
-            for (int i = 0; i < 5; i++) {
+            static const int serial[5] = {0, 1, 2, 3, 4}, beside[5] = {1, 2, 3, 4, 0};
+            const int *order = hs != st ? beside : serial;
+            for (int j = 0; j < 5; j++) {
+                int i = order[j];
+                if (i == 0) {
+                    CZ_CK(cudaStreamWaitEvent(st, b->ev[EV_NTT], 0));
+                    CZ_CK(cudaEventRecord(b->ev[EV_HWAIT], st));
+                }
                 if (i < 4) e = run_msm(b, acc[i], &k->q[i], sc[i], cnt[i], dd[i], hd[i], msg, msglen);
                 else e = run_msm(b, &b2_acc, &k->q[i], sc[i], cnt[i], dd[i], hd[i], msg, msglen);
                 if (e) goto fail;
                 CZ_CK(cudaEventRecord(b->ev[EV_H + i], st));
             }
+            last = EV_H + order[4];
         }
-        CZ_CK(cudaEventSynchronize(b->ev[EV_B2]));
+        CZ_CK(cudaEventSynchronize(b->ev[last]));
     }
     publish_region(b, k);
     t->upload_ms = elapsed(w->up0, w->up1) + (tier == CZ_STAGE_PART ? elapsed(w->pt0, w->pt1) : 0);
     t->spmv_ms = elapsed(b->ev[EV_START], b->ev[EV_SPMV]);
     t->ntt_ms = elapsed(b->ev[EV_SPMV], b->ev[EV_NTT]);
-    t->msm_h_ms = elapsed(b->ev[EV_NTT], b->ev[EV_H]);
-    t->msm_l_ms = elapsed(b->ev[EV_H], b->ev[EV_L]);
+    /* each MSM from the end of the one before it on the compute stream
+     * (with overlap: L from the start, H from when it may start) */
+    t->msm_h_ms = elapsed(b->ev[EV_HWAIT], b->ev[EV_H]);
+    t->msm_l_ms = elapsed(b->ev[last == EV_H ? EV_START : EV_H], b->ev[EV_L]);
     t->msm_hl_ms = t->msm_h_ms + t->msm_l_ms;
     t->msm_a_ms = elapsed(b->ev[EV_L], b->ev[EV_A]);
     t->msm_b1_ms = elapsed(b->ev[EV_A], b->ev[EV_B1]);
     t->msm_b2_ms = elapsed(b->ev[EV_B1], b->ev[EV_B2]);
+    t->device_ms = elapsed(b->ev[EV_START], b->ev[last]);
     pthread_mutex_unlock(&b->kernel_mu);
     locked = 0;
 
@@ -968,7 +1014,7 @@ fail:
         locked = 1;
     }
     if (st) cudaStreamSynchronize(st);
-    free_scratch(b);
+    free_scratch(b); /* which waits for the H stream too */
     pthread_mutex_unlock(&b->kernel_mu);
     cudaGetLastError();
     t->total_ms = cz_now_ms() - t0;

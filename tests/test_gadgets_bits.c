@@ -78,8 +78,7 @@ static int row_has(const cz_csr *m, uint64_t row, uint32_t col, int64_t coef)
     cz_fr_from_u64(&want, (uint64_t)(coef < 0 ? -coef : coef));
     if (coef < 0) cz_fr_neg(&want, &want);
     for (uint64_t k = m->row_ptr[row]; k < m->row_ptr[row + 1]; k++) {
-        uint32_t ci = m->cidx_bytes == 1 ? ((uint8_t *)m->cidx)[k] : ((uint16_t *)m->cidx)[k];
-        if (m->col[k] == col) return cz_fr_eq(&m->coefs[ci], &want);
+        if (m->col[k] == col) return cz_fr_eq(&m->coefs[cz_csr_cidx(m, k)], &want);
     }
     return 0;
 }

@@ -37,12 +37,6 @@
 #define LINE_LOG 6       /* 64-byte lines: two Fr */
 #define CACHE_LINES_LOG 19 /* 2^19 lines of 64 bytes: 32 MiB */
 
-static uint32_t cidx_at(const cz_csr *m, uint64_t i)
-{
-    if (m->cidx_bytes == 1) return ((const uint8_t *)m->cidx)[i];
-    if (m->cidx_bytes == 2) return ((const uint16_t *)m->cidx)[i];
-    return ((const uint32_t *)m->cidx)[i];
-}
 
 /* non-zeros of m whose coefficient needs a product: not +-1, not +-2 */
 static uint64_t products(const cz_csr *m)
@@ -57,7 +51,7 @@ static uint64_t products(const cz_csr *m)
     }
     uint64_t n = 0;
     for (uint64_t i = 0; i < m->nnz; i++) {
-        uint32_t c = cidx_at(m, i);
+        uint32_t c = cz_csr_cidx(m, i);
         n += c >= 2 && c != it && c != imt;
     }
     return n;

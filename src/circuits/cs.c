@@ -337,10 +337,7 @@ cz_err cz_cs_finish_record(cz_cs *cs, cz_r1cs *out, cz_fr **w_out, uint64_t **ma
         for (uint64_t i = 0; i < m->nnz; i++) {
             cz_var v = m->col[i];
             c->col[i] = cz_var_is_aux(v) ? (uint32_t)(ni + cz_var_index(v)) : v;
-            uint32_t x = m->ci[i];
-            if (c->cidx_bytes == 1) ((uint8_t *)c->cidx)[i] = (uint8_t)x;
-            else if (c->cidx_bytes == 2) ((uint16_t *)c->cidx)[i] = (uint16_t)x;
-            else ((uint32_t *)c->cidx)[i] = x;
+            cz_csr_set_cidx(c, i, m->ci[i]);
         }
     }
     if (!err && w_out) {

@@ -391,10 +391,7 @@ static cz_err zkey_emit(cz__writer *w, uint64_t *size, const cz_groth16_pk *pk, 
         for (int m = 0; m < 2; m++) {
             const cz_csr *c = &cs->m[m];
             for (uint64_t k = c->row_ptr[row]; k < c->row_ptr[row + 1]; k++) {
-                uint32_t ci = c->cidx_bytes == 1 ? ((const uint8_t *)c->cidx)[k]
-                              : c->cidx_bytes == 2 ? ((const uint16_t *)c->cidx)[k]
-                                                   : ((const uint32_t *)c->cidx)[k];
-                coef(w, (uint32_t)m, row, c->col[k], &c->coefs[ci]);
+                coef(w, (uint32_t)m, row, c->col[k], &c->coefs[cz_csr_cidx(c, k)]);
             }
         }
     }

@@ -154,15 +154,10 @@ static int finish_matrix(cz_csr *c, uint32_t *ci, const uint8_t *ent)
     free(t.slot);
     if (!c->coefs) return -1;
     c->cidx_bytes = t.n <= 256 ? 1 : t.n <= 65536 ? 2 : 4;
-    if (c->cidx_bytes == 4) {
-        c->cidx = ci;
-        return 0;
-    }
+    c->cidx = ci;
+    if (c->cidx_bytes == 4) return 0;
     /* narrowed in place (entry k is written at or below where it was read) */
-    for (uint64_t k = 0; k < c->nnz; k++) {
-        if (c->cidx_bytes == 1) ((uint8_t *)ci)[k] = (uint8_t)ci[k];
-        else ((uint16_t *)ci)[k] = (uint16_t)ci[k];
-    }
+    for (uint64_t k = 0; k < c->nnz; k++) cz_csr_set_cidx(c, k, ci[k]);
     void *shrunk = realloc(ci, c->nnz ? c->nnz * c->cidx_bytes : 1);
     c->cidx = shrunk ? shrunk : ci;
     return 0;

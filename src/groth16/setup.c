@@ -175,14 +175,11 @@ static void col_task(void *ctx, size_t item)
     cz_fr *acc = j->acc[item / j->nranges];
     uint64_t nv = j->cs->n_vars, r = item % j->nranges;
     uint64_t c0 = nv * r / j->nranges, span = nv * (r + 1) / j->nranges - c0;
-    const uint8_t *i8 = mtx->cidx;
-    const uint16_t *i16 = mtx->cidx;
-    const uint32_t *i32 = mtx->cidx;
     for (uint64_t row = 0; row < mtx->n_rows; row++)
         for (uint64_t k = mtx->row_ptr[row]; k < mtx->row_ptr[row + 1]; k++) {
             uint64_t c = mtx->col[k];
             if (c - c0 >= span) continue; /* also c < c0 (wraps) */
-            uint32_t ci = mtx->cidx_bytes == 1 ? i8[k] : mtx->cidx_bytes == 2 ? i16[k] : i32[k];
+            uint32_t ci = cz_csr_cidx(mtx, k);
             if (ci == 0) cz_fr_add(&acc[c], &acc[c], &j->lag[row]);
             else if (ci == 1) cz_fr_sub(&acc[c], &acc[c], &j->lag[row]);
             else {

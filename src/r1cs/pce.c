@@ -164,10 +164,7 @@ static cz_err check_matrix(const cz_r1cs *r, int k, char *msg, size_t msglen)
             return cz_fail(CZ_ERR_PARSE, msg, msglen, "matrix %c: variable index %u out of range", names[k],
                         m->col[i]);
     for (uint64_t i = 0; i < m->nnz; i++) {
-        uint32_t c = m->cidx_bytes == 1   ? ((const uint8_t *)m->cidx)[i]
-                     : m->cidx_bytes == 2 ? ((const uint16_t *)m->cidx)[i]
-                                          : ((const uint32_t *)m->cidx)[i];
-        if (c >= m->n_coefs)
+        if (cz_csr_cidx(m, i) >= m->n_coefs)
             return cz_fail(CZ_ERR_PARSE, msg, msglen, "matrix %c: coefficient index out of range", names[k]);
     }
     cz_fr minus_one;

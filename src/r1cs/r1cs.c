@@ -159,12 +159,7 @@ cz_err cz_r1cs_builder_finish(cz_r1cs_builder *b, cz_r1cs *out)
         if (m->nnz) m->col = NULL;
         c->cidx = malloc(m->nnz ? m->nnz * c->cidx_bytes : 1);
         if (!c->col || !c->cidx) { err = CZ_ERR_NOMEM; continue; }
-        for (uint64_t i = 0; i < m->nnz; i++) {
-            uint32_t v = m->ci[i];
-            if (c->cidx_bytes == 1) ((uint8_t *)c->cidx)[i] = (uint8_t)v;
-            else if (c->cidx_bytes == 2) ((uint16_t *)c->cidx)[i] = (uint16_t)v;
-            else ((uint32_t *)c->cidx)[i] = v;
-        }
+        for (uint64_t i = 0; i < m->nnz; i++) cz_csr_set_cidx(c, i, m->ci[i]);
     }
     cz_r1cs_builder_free(b);
     if (err) cz_r1cs_free(out);
@@ -183,21 +178,12 @@ void cz_r1cs_free(cz_r1cs *r)
     memset(r->m, 0, sizeof r->m);
 }
 
-static inline uint32_t cidx_at(const cz_csr *m, uint64_t k)
-{
-    switch (m->cidx_bytes) {
-    case 1: return ((const uint8_t *)m->cidx)[k];
-    case 2: return ((const uint16_t *)m->cidx)[k];
-    default: return ((const uint32_t *)m->cidx)[k];
-    }
-}
-
 static void row_dot(cz_fr *out, const cz_csr *m, uint64_t row, const cz_fr *w)
 {
     cz_fr acc;
     cz_fr_zero(&acc);
     for (uint64_t k = m->row_ptr[row]; k < m->row_ptr[row + 1]; k++) {
-        uint32_t ci = cidx_at(m, k);
+        uint32_t ci = cz_csr_cidx(m, k);
         const cz_fr *x = &w[m->col[k]];
         if (ci == 0) cz_fr_add(&acc, &acc, x);
         else if (ci == 1) cz_fr_sub(&acc, &acc, x);

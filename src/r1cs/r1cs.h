@@ -43,6 +43,26 @@ typedef struct {
 
 enum { CZ_A = 0, CZ_B = 1, CZ_C = 2 };
 
+/* the coefficient index of non-zero k of m (an index into m->coefs) */
+static inline uint32_t cz_csr_cidx(const cz_csr *m, uint64_t k)
+{
+    switch (m->cidx_bytes) {
+    case 1: return ((const uint8_t *)m->cidx)[k];
+    case 2: return ((const uint16_t *)m->cidx)[k];
+    default: return ((const uint32_t *)m->cidx)[k];
+    }
+}
+
+/* sets it (v below 2^(8 cidx_bytes)) */
+static inline void cz_csr_set_cidx(cz_csr *m, uint64_t k, uint32_t v)
+{
+    switch (m->cidx_bytes) {
+    case 1: ((uint8_t *)m->cidx)[k] = (uint8_t)v; break;
+    case 2: ((uint16_t *)m->cidx)[k] = (uint16_t)v; break;
+    default: ((uint32_t *)m->cidx)[k] = v;
+    }
+}
+
 /* ---- building (r1cs.c) ---- */
 typedef struct cz_r1cs_builder cz_r1cs_builder;
 

@@ -85,11 +85,8 @@ static int one(int k, cz_pool *pool)
     return 0;
 }
 
-int cz_bench_setup(int argc, char **argv)
+int cz_bench_setup(const int *ks, int nk)
 {
-    int ks[32], nk = 0;
-    for (int i = 0; i < argc && nk < 32; i++) ks[nk++] = atoi(argv[i]);
-    if (!nk) ks[nk++] = 20;
     cz_pool *pool;
     if (cz_pool_create(&pool, 0)) {
         fprintf(stderr, "setup: cannot start the thread pool\n");
@@ -97,11 +94,6 @@ int cz_bench_setup(int argc, char **argv)
     }
     int rc = 0;
     for (int i = 0; i < nk && !rc; i++) {
-        if (ks[i] < 5 || ks[i] > 30) {
-            fprintf(stderr, "setup: k = %d out of range (5..30)\n", ks[i]);
-            rc = 2;
-            break;
-        }
         rc = one(ks[i], pool);
     }
     cz_pool_destroy(pool);

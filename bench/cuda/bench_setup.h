@@ -3,6 +3,6 @@
 #define CZ_BENCH_CUDA_BENCH_SETUP_H
 
 /* cuzk-cuda-bench setup [k ...]; returns the exit status */
-int cz_bench_setup(int argc, char **argv);
+int cz_bench_setup(const int *ks, int nk);
 
 #endif

@@ -152,6 +152,7 @@ int cz_bench_spmv_circuit(int argc, char **argv)
         nkv++;
     }
     if (!nmodes) { memset(&modes[0], 0, sizeof modes[0]); nmodes = 1; } /* the environment's */
+    if (!cz_bench_have_device()) return 2; /* after the arguments, so that their mistakes are named anyway */
 
     char msg[256] = "", desc[256] = "";
     int rc = 1;

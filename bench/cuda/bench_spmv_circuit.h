@@ -8,4 +8,7 @@
  * argv[0] is NAME; returns the exit status */
 int cz_bench_spmv_circuit(int argc, char **argv);
 
+/* 1 when a CUDA device is present, else 0 after saying so (cuda_bench.c) */
+int cz_bench_have_device(void);
+
 #endif

@@ -61,12 +61,8 @@ static int bench_ff(void)
     return 0;
 }
 
-static int bench_ntt(int argc, char **argv)
+static int bench_ntt(const int *ks, int nk)
 {
-    static const int dflt[] = {10, 16, 20, 22, 24, 26, 27};
-    int ks[32], nk = 0;
-    for (int i = 0; i < argc && nk < 32; i++) ks[nk++] = atoi(argv[i]);
-    if (!nk) { memcpy(ks, dflt, sizeof dflt); nk = sizeof dflt / sizeof dflt[0]; }
     char msg[256];
     int kmax = 0;
     for (int i = 0; i < nk; i++) {
@@ -100,12 +96,8 @@ static int bench_ntt(int argc, char **argv)
     return 0;
 }
 
-static int bench_spmv(int argc, char **argv)
+static int bench_spmv(const int *ks, int nk)
 {
-    static const int dflt[] = {20, 24, 27};
-    int ks[32], nk = 0;
-    for (int i = 0; i < argc && nk < 32; i++) ks[nk++] = atoi(argv[i]);
-    if (!nk) { memcpy(ks, dflt, sizeof dflt); nk = sizeof dflt / sizeof dflt[0]; }
     char msg[256], desc[256];
     for (int i = 0; i < nk; i++) {
         double ms, bytes, gbytes;
@@ -126,22 +118,66 @@ static int bench_spmv(int argc, char **argv)
     return 0;
 }
 
+#define MAX_SIZES 32
+
+/* the sizes k of a benchmark's arguments, each an integer in lo..hi; none
+ * given: dflt. Returns the count, or -1 after a message. */
+static int sizes(const char *bench, int argc, char **argv, int lo, int hi, const int *dflt, int ndflt, int *ks)
+{
+    if (argc > MAX_SIZES) {
+        fprintf(stderr, "cuzk-cuda-bench %s: at most %d sizes\n", bench, MAX_SIZES);
+        return -1;
+    }
+    for (int i = 0; i < argc; i++) {
+        char *end;
+        long v = strtol(argv[i], &end, 10);
+        if (end == argv[i] || *end || v < lo || v > hi) {
+            fprintf(stderr, "cuzk-cuda-bench %s: size '%s' is not an integer in %d..%d\n", bench, argv[i], lo, hi);
+            return -1;
+        }
+        ks[i] = (int)v;
+    }
+    if (argc) return argc;
+    memcpy(ks, dflt, (size_t)ndflt * sizeof *ks);
+    return ndflt;
+}
+
+int cz_bench_have_device(void)
+{
+    if (cz_cuda_device_count() > 0) return 1;
+    printf("cuzk-cuda-bench: no CUDA device\n");
+    return 0;
+}
+
+/* the arguments are checked first, so that a mistake is named on a machine
+ * without a device too; then the device is looked for */
 int main(int argc, char **argv)
 {
-    if (cz_cuda_device_count() == 0) {
-        printf("cuzk-cuda-bench: no CUDA device\n");
-        return 2;
-    }
-    if (argc < 2) {
+    static const int ntt_sizes[] = {10, 16, 20, 22, 24, 26, 27}, spmv_sizes[] = {20, 24, 27}, setup_sizes[] = {20};
+    const char *b = argc >= 2 ? argv[1] : "";
+    int ks[MAX_SIZES], nk = 0;
+    if (!strcmp(b, "spmv-circuit")) return cz_bench_spmv_circuit(argc - 2, argv + 2); /* the same, inside */
+    if (!strcmp(b, "ff")) {
+        if (argc > 2) {
+            fprintf(stderr, "cuzk-cuda-bench ff: takes no arguments\n");
+            return 2;
+        }
+    } else if (!strcmp(b, "ntt")) {
+        nk = sizes(b, argc - 2, argv + 2, 1, 30, ntt_sizes, sizeof ntt_sizes / sizeof *ntt_sizes, ks);
+    } else if (!strcmp(b, "spmv")) {
+        nk = sizes(b, argc - 2, argv + 2, 10, 30, spmv_sizes, sizeof spmv_sizes / sizeof *spmv_sizes, ks);
+    } else if (!strcmp(b, "setup")) {
+        nk = sizes(b, argc - 2, argv + 2, 5, 30, setup_sizes, 1, ks);
+    } else {
+        if (*b) fprintf(stderr, "cuzk-cuda-bench: unknown benchmark %s\n", b);
         fprintf(stderr, "usage: cuzk-cuda-bench ff | ntt [k...] | spmv [k...] | "
                         "spmv-circuit NAME [--copies N] [--key v ...] | setup [k...]\n");
         return 2;
     }
-    if (!strcmp(argv[1], "ff")) return bench_ff();
-    if (!strcmp(argv[1], "ntt")) return bench_ntt(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "spmv")) return bench_spmv(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "spmv-circuit")) return cz_bench_spmv_circuit(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "setup")) return cz_bench_setup(argc - 2, argv + 2);
-    fprintf(stderr, "cuzk-cuda-bench: unknown benchmark %s\n", argv[1]);
-    return 2;
+    if (nk < 0) return 2;
+    if (!cz_bench_have_device()) return 2;
+    if (!strcmp(b, "ff")) return bench_ff();
+    if (!strcmp(b, "ntt")) return bench_ntt(ks, nk);
+    if (!strcmp(b, "spmv")) return bench_spmv(ks, nk);
+    return cz_bench_setup(ks, nk);
 }

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# cli_cuda_bench_args.sh — cuzk-cuda-bench names a mistake in its arguments
+# (exit 2, the bad argument in the message) before it looks for a device, so
+# a machine without one says what is wrong too; where it has no device, a
+# correct command says "no CUDA device" (exit 2). Skips where the CUDA
+# benchmarks were not built (no nvcc).
+set -u
+B=${BUILD:-build}/bin/cuzk-cuda-bench
+if [ ! -x "$B" ]; then
+    echo "cli_cuda_bench_args: SKIP (no cuzk-cuda-bench: built without nvcc)"
+    exit 0
+fi
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# expect_err "ARGS" "TEXT": exit 2 and TEXT in the output
+expect_err() {
+    local out rc
+    # shellcheck disable=SC2086
+    out=$("$B" $1 2>&1)
+    rc=$?
+    [ "$rc" = 2 ] || bad "'$1': exit $rc, want 2 ($out)"
+    grep -qF -- "$2" <<<"$out" || bad "'$1': '$2' not in: $out"
+}
+
+expect_err "" "usage: cuzk-cuda-bench"
+expect_err "bogus" "unknown benchmark bogus"
+expect_err "ff extra" "ff: takes no arguments"
+expect_err "ntt abc" "size 'abc' is not an integer in 1..30"
+expect_err "ntt 24 31" "size '31' is not an integer in 1..30"
+expect_err "ntt 2x" "size '2x'"
+expect_err "spmv 9" "size '9' is not an integer in 10..30"
+expect_err "setup 4" "size '4' is not an integer in 5..30"
+expect_err "spmv-circuit nosuch" "unknown gadget 'nosuch'"
+expect_err "spmv-circuit label --modes bogus" "--modes: bad or too many items in 'bogus'"
+expect_err "spmv-circuit label --copies 0" "--copies wants 1..100000"
+
+# a correct command on a machine without a device
+if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+    expect_err "ntt 20" "no CUDA device"
+    expect_err "spmv-circuit label --copies 2" "no CUDA device"
+fi
+
+[ "$fail" = 0 ] && echo "cli_cuda_bench_args: ok"
+exit "$fail"

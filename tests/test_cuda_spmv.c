@@ -9,7 +9,7 @@
  * 33 non-zeros only, at the short-row limit and across the warp kernels'
  * passes, and one of packings (run_packing). Every system runs through
  * every short-row mode (thread with 1, 2 and 4 gathers and rows of up to
- * 1, 4, 8 and 32 non-zeros a thread; warp and split with their default
+ * 1, 4, 8 and 32 non-zeros a thread, 32- and 64-bit offsets; warp and split with their default
  * and with small, large and odd chunks, passes of 32 to 256 non-zeros, 32-
  * and 64-bit offsets) and every output element must match bit for bit.
  * Every mode's kernel code also runs compiled for the host
@@ -44,7 +44,8 @@ static void coef_for(cz_fr *c, int which, cz_fr *pool_a, cz_fr *pool_b)
 static const cz_cuda_spmv_opts MODES[] = {
     {CZ_SPMV_THREAD, 1, 0, 0, 0, 0}, {CZ_SPMV_THREAD, 2, 0, 0, 0, 0}, {CZ_SPMV_THREAD, 4, 0, 0, 0, 0},
     {CZ_SPMV_THREAD, 2, 0, 0, 0, 1}, {CZ_SPMV_THREAD, 1, 0, 0, 0, 4}, {CZ_SPMV_THREAD, 4, 0, 0, 0, 8},
-    {CZ_SPMV_THREAD, 2, 0, 0, 0, 32},
+    {CZ_SPMV_THREAD, 2, 0, 0, 0, 32}, {CZ_SPMV_THREAD, 2, 0, 0, 1, 0}, {CZ_SPMV_THREAD, 1, 0, 0, 1, 4},
+    {CZ_SPMV_THREAD, 4, 0, 0, 1, 32},
     {CZ_SPMV_WARP, 0, 0, 4, 0, 0},   {CZ_SPMV_WARP, 0, 0, 8, 0, 0},    {CZ_SPMV_WARP, 0, 32, 1, 0, 0},
     {CZ_SPMV_WARP, 0, 100, 2, 1, 0}, {CZ_SPMV_WARP, 0, 128, 4, 0, 0},  {CZ_SPMV_WARP, 0, 7, 8, 1, 0},
     {CZ_SPMV_SPLIT, 0, 0, 4, 0, 0},  {CZ_SPMV_SPLIT, 0, 0, 8, 1, 0},   {CZ_SPMV_SPLIT, 0, 32, 1, 1, 0},
@@ -55,7 +56,8 @@ static const cz_cuda_spmv_opts MODES[] = {
 
 static void mode_name(char *buf, size_t len, const cz_cuda_spmv_opts *o)
 {
-    if (o->mode == CZ_SPMV_THREAD) snprintf(buf, len, "thread gather %d tmax %d", o->gather, o->tmax);
+    if (o->mode == CZ_SPMV_THREAD)
+        snprintf(buf, len, "thread gather %d tmax %d %s", o->gather, o->tmax, o->wide ? "64-bit" : "32-bit");
     else snprintf(buf, len, "%s rows %d npl %d %s", o->mode == CZ_SPMV_WARP ? "warp" : "split", o->rows, o->npl,
                   o->wide ? "64-bit" : "32-bit");
 }

@@ -39,7 +39,7 @@ typedef struct {
     int gather; /* thread mode: gathers in flight a thread, 1, 2 or 4 */
     int rows;   /* warp / split: rows a warp takes at a time, 1..128 */
     int npl;    /* warp / split: non-zeros a lane gathers a pass, 1, 2, 4 or 8 */
-    int wide;   /* warp / split: 64-bit row offsets even where 32 bits hold them (for tests) */
+    int wide;   /* 64-bit row offsets on the device even where 32 bits hold them (for tests) */
     int tmax;   /* thread: the longest row a thread sums alone, 1..32; longer rows up to 256
                    non-zeros are summed by 8 lanes together, longer ones by blocks */
 } cz_cuda_spmv_opts;

@@ -13,6 +13,8 @@
  *     reads are close together, and a warp waits at most TMAX steps. A
  *     thread reads the columns of two non-zeros before it gathers their w,
  *     so two gathers are in flight (CZ_SPMV_GATHER=1/2/4; 2 measured best).
+ *     The row offsets are 32-bit when the matrix has fewer than 2^32
+ *     non-zeros (narrowed when the handle is made), as in warp mode.
  *   warp (8 % faster than thread on the synthetic system, whose columns
  *     are half random) and split, rows of at most SHORT_MAX: a warp per
  *     chunk of rows, a lane per non-zero, the
@@ -34,8 +36,10 @@
  * the handle is made. The field is exact, so the order of the
  * additions does not change the result.
  *
- * cz__cuda_spmv_host runs the warp and split kernels' code on the host
- * (warp_emu.cuh), so the tests check it on machines without a device. */
+ * cz__cuda_spmv_host runs every mode's short-row code on the host (the
+ * warp and split kernels' through warp_emu.cuh, thread mode's short_row
+ * with the offsets in the device's width), so the tests check it on
+ * machines without a device. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +66,7 @@
 
 struct dmat {
     uint64_t n_rows, nnz;
-    uint64_t *row_ptr; /* thread mode; warp / split with 64-bit offsets */
+    uint64_t *row_ptr; /* 64-bit offsets, when the 32-bit ones (smat) do not hold them */
     uint32_t *col;
     void *cidx;
     int cb;
@@ -82,7 +86,7 @@ struct dmat {
 /* warp / split: what the stream kernel needs besides a dmat (kept apart so
  * that the thread-mode kernels' parameters stay as they were measured) */
 struct smat {
-    uint32_t *row_ptr32;  /* the offsets in 32 bits, when they fit */
+    uint32_t *row_ptr32;  /* the offsets in 32 bits, when they fit (thread mode too) */
     uint32_t rows;        /* rows per chunk */
     uint64_t n_chunks;
     unsigned grid;        /* blocks of k_stream */
@@ -186,25 +190,36 @@ __host__ __device__ __forceinline__ fr_t dot_short(const dmat &m, uint64_t lo, u
     return acc;
 }
 
+/* thread mode: row r's sum when it is short (else nothing: a mid or long
+ * row's kernel writes it), from offsets rp of type OT (32-bit where the
+ * matrix has fewer than 2^32 non-zeros, else 64-bit); G gathers in flight,
+ * G = 1 one non-zero at a time. The kernels and the host emulation both
+ * run it. */
 template <int G>
-__global__ void k_short_g(dmat m, const fr_t *w, fr_t *out)
+CZ_HD fr_t short_sum(const dmat &m, uint64_t lo, uint64_t hi, const fr_t *w)
 {
-    for (uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; r < m.n_rows;
-         r += (uint64_t)gridDim.x * blockDim.x) {
-        uint64_t lo = m.row_ptr[r], hi = m.row_ptr[r + 1];
-        if (hi - lo > m.smax) continue;
-        st_fr(out + r, dot_short<G>(m, lo, hi, w));
-    }
+    return dot_short<G>(m, lo, hi, w);
+}
+template <>
+CZ_HD fr_t short_sum<1>(const dmat &m, uint64_t lo, uint64_t hi, const fr_t *w)
+{
+    return dot_range(m, lo, hi, 1, w);
 }
 
-__global__ void k_short(dmat m, const fr_t *w, fr_t *out)
+template <int G, class OT>
+CZ_HD void short_row(const dmat &m, const OT *rp, uint64_t r, const fr_t *w, fr_t *out)
+{
+    const uint64_t lo = rp[r], hi = rp[r + 1];
+    if (hi - lo > m.smax) return;
+    st_fr(out + r, short_sum<G>(m, lo, hi, w));
+}
+
+template <int G, class OT>
+__global__ void k_short(dmat m, const OT *rp, const fr_t *w, fr_t *out)
 {
     for (uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; r < m.n_rows;
-         r += (uint64_t)gridDim.x * blockDim.x) {
-        uint64_t lo = m.row_ptr[r], hi = m.row_ptr[r + 1];
-        if (hi - lo > m.smax) continue;
-        st_fr(out + r, dot_range(m, lo, hi, 1, w));
-    }
+         r += (uint64_t)gridDim.x * blockDim.x)
+        short_row<G>(m, rp, r, w, out);
 }
 
 /* mid rows: MID_LANES neighbouring lanes take one row's non-zeros in turn
@@ -256,6 +271,37 @@ static void free_mat(dmat *m, smat *x)
         if (p[i]) cz__vram_free(p[i]);
     memset(m, 0, sizeof *m);
     memset(x, 0, sizeof *x);
+}
+
+/* thread mode: the row offsets on the device, 32-bit (sx->row_ptr32) where
+ * they fit and the options allow, else 64-bit (dm->row_ptr); rp on the
+ * host. Narrowed in chunks, so the host holds no second copy of them. A
+ * 64-bit copy already there (the benchmark's) is freed when narrowed. */
+static cz_err thread_offsets(dmat *dm, smat *sx, const uint64_t *rp, int wide, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    const uint64_t n = dm->n_rows + 1, chunk = (uint64_t)1 << 22;
+    uint32_t *h = NULL;
+    if (wide || rp[dm->n_rows] > 0xffffffffull) {
+        if (!dm->row_ptr) {
+            CZ_CK(cz__vram_malloc(&dm->row_ptr, n * 8));
+            CZ_CK(cudaMemcpy(dm->row_ptr, rp, n * 8, cudaMemcpyHostToDevice));
+        }
+        return CZ_OK;
+    }
+    h = (uint32_t *)malloc((n < chunk ? n : chunk) * 4);
+    if (!h) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "cuda spmv: host buffer for the row offsets");
+    CZ_CK(cz__vram_malloc(&sx->row_ptr32, n * 4));
+    for (uint64_t i0 = 0; i0 < n; i0 += chunk) {
+        const uint64_t c = n - i0 < chunk ? n - i0 : chunk;
+        for (uint64_t i = 0; i < c; i++) h[i] = (uint32_t)rp[i0 + i];
+        CZ_CK(cudaMemcpy(sx->row_ptr32 + i0, h, c * 4, cudaMemcpyHostToDevice));
+    }
+    if (dm->row_ptr) cz__vram_free(dm->row_ptr);
+    dm->row_ptr = NULL;
+fail:
+    free(h);
+    return e;
 }
 
 /* the indices of 2 and -2 in a coefficient table (NO_COEF where absent);
@@ -516,10 +562,8 @@ extern "C" cz_err cz_cuda_spmv_create_opts(cz_cuda_spmv **out, const cz_r1cs *r,
         dm->smax = short_max(s->o);
         find_twos((const fr_t *)c->coefs, c->n_coefs, &dm->two, &dm->mtwo);
         if (!c->nnz) continue; /* an empty matrix (a zkey's C): nothing resident, run writes zeros */
-        if (s->o.mode == CZ_SPMV_THREAD) {
-            CZ_CK(cz__vram_malloc(&dm->row_ptr, (dm->n_rows + 1) * 8));
-            CZ_CK(cudaMemcpy(dm->row_ptr, c->row_ptr, (dm->n_rows + 1) * 8, cudaMemcpyHostToDevice));
-        }
+        if (s->o.mode == CZ_SPMV_THREAD && (e = thread_offsets(dm, &s->x[k], c->row_ptr, s->o.wide, msg, msglen)))
+            goto fail;
         CZ_CK(cz__vram_malloc(&dm->col, (c->nnz ? c->nnz : 1) * 4));
         CZ_CK(cz__vram_malloc(&dm->cidx, (c->nnz ? c->nnz : 1) * dm->cb));
         CZ_CK(cz__vram_malloc(&dm->coefs, (c->n_coefs ? c->n_coefs : 1) * sizeof(fr_t)));
@@ -545,8 +589,10 @@ extern "C" void cz_cuda_spmv_describe(const cz_cuda_spmv *s, char *buf, size_t l
     static const char *names[] = {"", "thread", "warp", "split"};
     int n = snprintf(buf, len, "%s", names[s->o.mode]);
     if (s->o.mode == CZ_SPMV_THREAD) {
-        snprintf(buf + n, len > (size_t)n ? len - n : 0, " (gather %d, rows of up to %d a thread)", s->o.gather,
-                 s->o.tmax);
+        int wide = 0;
+        for (int k = 0; k < 3; k++) wide |= s->m[k].row_ptr != NULL;
+        snprintf(buf + n, len > (size_t)n ? len - n : 0, " (gather %d, rows of up to %d a thread, %s offsets)",
+                 s->o.gather, s->o.tmax, wide ? "64-bit" : "32-bit");
         return;
     }
     for (int k = 0; k < 3 && n >= 0 && (size_t)n < len; k++) {
@@ -590,9 +636,19 @@ extern "C" cz_err cz_cuda_spmv_run(const cz_cuda_spmv *s, const void *d_w, void 
             continue;
         }
         if (s->o.mode == CZ_SPMV_THREAD) {
-            if (s->o.gather == 4) k_short_g<4><<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
-            else if (s->o.gather == 2) k_short_g<2><<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
-            else k_short<<<grid_rows(m.n_rows), 256, 0, st>>>(m, w, outs[k]);
+            const uint32_t *r32 = s->x[k].row_ptr32;
+            const uint64_t *r64 = m.row_ptr;
+            const unsigned g = grid_rows(m.n_rows);
+            if (s->o.gather == 4) {
+                if (r32) k_short<4><<<g, 256, 0, st>>>(m, r32, w, outs[k]);
+                else k_short<4><<<g, 256, 0, st>>>(m, r64, w, outs[k]);
+            } else if (s->o.gather == 2) {
+                if (r32) k_short<2><<<g, 256, 0, st>>>(m, r32, w, outs[k]);
+                else k_short<2><<<g, 256, 0, st>>>(m, r64, w, outs[k]);
+            } else {
+                if (r32) k_short<1><<<g, 256, 0, st>>>(m, r32, w, outs[k]);
+                else k_short<1><<<g, 256, 0, st>>>(m, r64, w, outs[k]);
+            }
             CZ_CK_LAUNCH();
         } else {
             const smat &x = s->x[k];
@@ -719,13 +775,15 @@ extern "C" cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *
                         acc = acc + dot_range(dm, s0 + j, std::min(hi, s0 + SEG), SEG_THREADS, w);
             out[row] = acc;
         }
-        if (o.mode == CZ_SPMV_THREAD) { /* k_short / k_short_g's row sums */
+        if (o.mode == CZ_SPMV_THREAD) { /* k_short's row sums, from the offsets in the device's width */
+            std::vector<uint32_t> rp32;
+            if (!o.wide && cs->row_ptr[cs->n_rows] <= 0xffffffffull)
+                rp32.assign(cs->row_ptr, cs->row_ptr + cs->n_rows + 1); /* narrowed, as thread_offsets does */
+            const uint32_t *r32 = rp32.empty() ? NULL : rp32.data();
             for (uint64_t row = 0; row < cs->n_rows; row++) {
-                const uint64_t lo = cs->row_ptr[row], hi = cs->row_ptr[row + 1];
-                if (kind_of(hi - lo, dm.smax) != ROW_SHORT) continue;
-                out[row] = o.gather == 4   ? dot_short<4>(dm, lo, hi, w)
-                           : o.gather == 2 ? dot_short<2>(dm, lo, hi, w)
-                                           : dot_range(dm, lo, hi, 1, w);
+                if (o.gather == 4) r32 ? short_row<4>(dm, r32, row, w, out) : short_row<4>(dm, cs->row_ptr, row, w, out);
+                else if (o.gather == 2) r32 ? short_row<2>(dm, r32, row, w, out) : short_row<2>(dm, cs->row_ptr, row, w, out);
+                else r32 ? short_row<1>(dm, r32, row, w, out) : short_row<1>(dm, cs->row_ptr, row, w, out);
             }
             continue;
         }
@@ -871,6 +929,7 @@ extern "C" cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_
         k_fill_w<<<1, 64>>>(dm->coefs, 64, 999 + k);
         CZ_CK_LAUNCH();
         if ((e = plan_mat(dm, rp, msg, msglen))) goto fail;
+        if (s->o.mode == CZ_SPMV_THREAD && (e = thread_offsets(dm, &s->x[k], rp, s->o.wide, msg, msglen))) goto fail;
         if (s->o.mode == CZ_SPMV_SPLIT) { /* the list of general non-zeros is made on the host */
             try {
                 hcol.resize(dm->nnz);

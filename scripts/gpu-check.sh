@@ -19,6 +19,9 @@
 # repository) runs sppark in the same run, and the NTT ratios use its times
 # instead of the issue's earlier figures.
 # GPU_CHECK_SPPARK_MSM (below) does the same for the MSM.
+# GPU_CHECK_OVERLAP="1 2" runs the partition bench again with each
+# CZ_PROVER_OVERLAP mode, then with the default (0), 6 partitions each
+# (default "1"; "" skips).
 # Exit status: 0 when every test passed.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -131,6 +134,22 @@ if [ -x "$part_bench" ] && [ "${pk:-0}" != 0 ]; then
     fed=$(awk -F: '/^device busy, fed:/ { gsub(/ /, "", $2); print $2 }' <<<"$out" | cut -d'(' -f1)
     ver=$(awk -F: '/^verified:/ { gsub(/^ +/, "", $2); print $2 }' <<<"$out")
     rows+=("partition 2^$pk ${wall:-?} - device_ms,stages_sum=${dev:-?},loop_ms_per_partition=${per:-?},device_busy=${busy:-?},fed=${fed:-?},verified=${ver// /_}")
+    # the same with SpMV and H beside the witness MSMs (CZ_PROVER_OVERLAP,
+    # docs/GPU_PROVER.md), one run a mode of GPU_CHECK_OVERLAP (default
+    # "1"; "" skips), 6 partitions, then the default again, so the modes
+    # can be compared within this run
+    ov_modes=${GPU_CHECK_OVERLAP-1}
+    for m in $ov_modes ${ov_modes:+0}; do
+        echo "== partition proof 2^$pk x 6, CZ_PROVER_OVERLAP=$m"
+        if out=$(CZ_PROVER_OVERLAP=$m "$part_bench" partition --log2 "$pk" --count 6 --backend cuda 2>&1); then :; else
+            status=1; echo "gpu-check: partition bench (overlap $m) failed"
+        fi
+        echo "$out" | grep -E '^(part |median|device busy|verified|VRAM)'
+        wall=$(awk '$1 == "part" { for (i = 1; i <= NF; i++) if ($i == "device") c = i }
+                    $1 == "median" && c { print $c }' <<<"$out")
+        ver=$(awk -F: '/^verified:/ { gsub(/^ +/, "", $2); print $2 }' <<<"$out")
+        rows+=("partition_overlap$m 2^$pk ${wall:-?} - device_ms,6_partitions,verified=${ver// /_}")
+    done
 fi
 
 if [ -n "${GPU_CHECK_OBJ:-}" ] && command -v cuobjdump >/dev/null; then

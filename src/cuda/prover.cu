@@ -115,7 +115,6 @@ struct dev_backend {
     uint64_t pub_wshared, pub_abc, gen;
 };
 
-
 /* one MSM's bases: resident (dev), or streamed from the host key (dev
  * NULL) through the device's staging buffer */
 struct base_set {

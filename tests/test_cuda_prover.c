@@ -18,7 +18,8 @@
  * it, none), each forced by the budget, give the same proofs and are
  * reported as such; two workers on two threads prove at once; SpMV and H
  * on a stream of their own beside the witness MSMs (CZ_PROVER_OVERLAP=1,
- * and 2: at the MSMs' priority) give the same proofs. The seed is
+ * and 2: at the MSMs' priority) give the same proofs, and with 1 the
+ * injected failures and the streamed bases behave as above. The seed is
  * printed (CZ_TEST_SEED replays). Without a CUDA build or a device it
  * prints a SKIP line and passes. */
 #include <pthread.h>
@@ -680,6 +681,10 @@ int main(void)
         case_bellperson(5000, 8, 5, seed + 20 + 2 * v, 1);
         case_bellperson((1 << 16) - 4, 3, 0, seed + 21 + 2 * v, 0);
         case_snarkjs_chain();
+        if (v == 1) { /* failures and their clean-up with two streams; bases streamed on the compute stream */
+            case_injection();
+            case_streamed();
+        }
     }
 
     cz_be_stats st;

@@ -49,6 +49,7 @@ static cz_pool *pool;
 static cz_be *cpu, *gpu;
 static cz_be_worker *wc, *wg;
 static cz_groth16_timings last_t; /* the CUDA backend's times of the last same_proof */
+static int overlap; /* the backend gpu runs H beside the witness MSMs (reopen_gpu) */
 
 typedef struct {
     cz_r1cs cs;
@@ -128,11 +129,16 @@ static int same_proof(cz_be_key *kc, cz_be_key *kg, cz_be_worker *g, const cz_fr
         CHECK_MSG(tg.msm_h_ms > 0 && tg.msm_b2_ms > 0 && tg.total_ms > 0 && tg.h2d_bytes > 0,
                   "%s: stage times missing", what);
         CHECK(tg.msm_hl_ms == tg.msm_h_ms + tg.msm_l_ms);
-        /* the device's wall: at most the stages' sum (equal when one stream
-         * runs them in turn; below it when H runs beside the MSMs) */
+        /* the streams it was asked for; on one stream each stage runs from
+         * the end of the one before, so they add up to the device's wall
+         * (to the events' rounding); beside each other they overlap, and
+         * how much depends on the host's timing, so only the wall is checked */
+        CHECK_MSG(tg.overlap == overlap, "%s: overlap %d, asked %d", what, tg.overlap, overlap);
         double sum = tg.spmv_ms + tg.ntt_ms + tg.msm_hl_ms + tg.msm_a_ms + tg.msm_b1_ms + tg.msm_b2_ms;
-        CHECK_MSG(tg.device_ms > 0 && tg.device_ms <= sum * 1.001 + 0.01, "%s: device %.3f ms, stages %.3f ms", what,
-                  tg.device_ms, sum);
+        CHECK_MSG(tg.device_ms > 0, "%s: no device time", what);
+        if (!overlap)
+            CHECK_MSG(tg.device_ms <= sum * 1.0001 + 0.005 && tg.device_ms >= sum * 0.9999 - 0.005,
+                      "%s: one stream: device %.4f ms, stages %.4f ms", what, tg.device_ms, sum);
     }
     return same && ok;
 }
@@ -632,6 +638,7 @@ static int reopen_gpu(const char *v)
     CHECK_MSG(cz_be_open(&gpu, &og, msg, sizeof msg) == CZ_OK, "%s", msg);
     if (gpu) CHECK_MSG(cz_be_worker_create(gpu, &wg, msg, sizeof msg) == CZ_OK, "%s", msg);
     unsetenv("CZ_PROVER_OVERLAP");
+    overlap = atoi(v) != 0;
     return gpu && wg;
 }
 
@@ -687,11 +694,13 @@ int main(void)
         }
     }
 
-    cz_be_stats st;
-    cz_be_get_stats(gpu, &st);
-    printf("test_cuda_prover: %llu GPU proofs, %llu on the CPU; VRAM peak %.1f MiB of a %.1f GiB budget\n",
-           (unsigned long long)st.proofs, (unsigned long long)st.cpu_fallbacks, st.vram_peak / 1048576.0,
-           st.vram_budget / 1073741824.0);
+    if (gpu) { /* the last backend opened (reopen_gpu) */
+        cz_be_stats st;
+        cz_be_get_stats(gpu, &st);
+        printf("test_cuda_prover: %llu GPU proofs, %llu on the CPU; VRAM peak %.1f MiB of a %.1f GiB budget\n",
+               (unsigned long long)st.proofs, (unsigned long long)st.cpu_fallbacks, st.vram_peak / 1048576.0,
+               st.vram_budget / 1073741824.0);
+    }
     cz_be_worker_destroy(wg);
     cz_be_worker_destroy(wc);
     cz_be_close(gpu);

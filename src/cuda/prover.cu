@@ -87,8 +87,8 @@ extern "C" { /* the C layers below, with C linkage */
 
 #define STAGE_BYTES ((size_t)32 << 20) /* each of the two pinned staging buffers */
 
-/* compute-stage marks; EV_HWAIT: the H MSM may start (H and the MSMs
- * before it are done) */
+/* compute-stage marks; EV_HWAIT (with overlap only): the H MSM may start
+ * (H and the MSMs before it are done) */
 enum { EV_START, EV_SPMV, EV_NTT, EV_H, EV_L, EV_A, EV_B1, EV_B2, EV_HWAIT, EV_COUNT };
 
 struct dev_backend {
@@ -966,7 +966,7 @@ static cz_err prove_one(void *wp, void *keyp, const cz_fr *wit, const cz_fr *com
             const int *order = hs != st ? beside : serial;
             for (int j = 0; j < 5; j++) {
                 int i = order[j];
-                if (i == 0) {
+                if (i == 0 && hs != st) {
                     CZ_CK(cudaStreamWaitEvent(st, b->ev[EV_NTT], 0));
                     CZ_CK(cudaEventRecord(b->ev[EV_HWAIT], st));
                 }
@@ -983,10 +983,12 @@ static cz_err prove_one(void *wp, void *keyp, const cz_fr *wit, const cz_fr *com
     t->upload_ms = elapsed(w->up0, w->up1) + (tier == CZ_STAGE_PART ? elapsed(w->pt0, w->pt1) : 0);
     t->spmv_ms = elapsed(b->ev[EV_START], b->ev[EV_SPMV]);
     t->ntt_ms = elapsed(b->ev[EV_SPMV], b->ev[EV_NTT]);
-    /* each MSM from the end of the one before it on the compute stream
-     * (with overlap: L from the start, H from when it may start) */
-    t->msm_h_ms = elapsed(b->ev[EV_HWAIT], b->ev[EV_H]);
-    t->msm_l_ms = elapsed(b->ev[last == EV_H ? EV_START : EV_H], b->ev[EV_L]);
+    /* each stage from the end of the one before it on its stream, so on
+     * one stream they add up to device_ms; with overlap L runs from the
+     * start and H from when it may start (both streams done) */
+    t->overlap = last == EV_H;
+    t->msm_h_ms = elapsed(b->ev[t->overlap ? EV_HWAIT : EV_NTT], b->ev[EV_H]);
+    t->msm_l_ms = elapsed(b->ev[t->overlap ? EV_START : EV_H], b->ev[EV_L]);
     t->msm_hl_ms = t->msm_h_ms + t->msm_l_ms;
     t->msm_a_ms = elapsed(b->ev[EV_L], b->ev[EV_A]);
     t->msm_b1_ms = elapsed(b->ev[EV_A], b->ev[EV_B1]);

@@ -66,6 +66,7 @@ typedef struct {
                          stages' sum, or below it where they overlap (CUDA, CZ_PROVER_OVERLAP=1|2) */
     uint64_t h2d_bytes, staged_bytes;
     int on_cpu, stage;
+    int overlap; /* CUDA: 1 when the SpMV and H ran beside the witness MSMs (CZ_PROVER_OVERLAP) */
 } cz_groth16_timings;
 
 /* the witness's way to the device, chosen per partition from the budget:

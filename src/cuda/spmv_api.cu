@@ -214,8 +214,13 @@ CZ_HD void short_row(const dmat &m, const OT *rp, uint64_t r, const fr_t *w, fr_
     st_fr(out + r, short_sum<G>(m, lo, hi, w));
 }
 
+/* blocks of 256, as many an SM as the 64-bit kernels had before the
+ * offsets could be 32-bit: G = 1 and 2 four (G = 2 with 32-bit offsets
+ * took 70 registers unbounded, so three), G = 4 three (80 registers; its
+ * 64-bit form spills 8 bytes at that bound). ptxas -v, sm_90: G = 1
+ * 52 / 50 registers (64- / 32-bit), G = 2 64 / 62, G = 4 80 / 80. */
 template <int G, class OT>
-__global__ void k_short(dmat m, const OT *rp, const fr_t *w, fr_t *out)
+__global__ void __launch_bounds__(256, G == 4 ? 3 : 4) k_short(dmat m, const OT *rp, const fr_t *w, fr_t *out)
 {
     for (uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; r < m.n_rows;
          r += (uint64_t)gridDim.x * blockDim.x)

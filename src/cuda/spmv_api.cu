@@ -278,16 +278,23 @@ static void free_mat(dmat *m, smat *x)
     memset(x, 0, sizeof *x);
 }
 
-/* thread mode: the row offsets on the device, 32-bit (sx->row_ptr32) where
- * they fit and the options allow, else 64-bit (dm->row_ptr); rp on the
- * host. Narrowed in chunks, so the host holds no second copy of them. A
- * 64-bit copy already there (the benchmark's) is freed when narrowed. */
-static cz_err thread_offsets(dmat *dm, smat *sx, const uint64_t *rp, int wide, char *msg, size_t msglen)
+/* whether the row offsets rp (n_rows + 1 of them) go to the device in 32
+ * bits: they fit, and the options do not ask for 64 (wide) */
+static bool narrow_offsets(int wide, const uint64_t *rp, uint64_t n_rows)
+{
+    return !wide && rp[n_rows] <= 0xffffffffull;
+}
+
+/* every mode: the row offsets on the device, 32-bit (sx->row_ptr32) when
+ * narrow (narrow_offsets), else 64-bit (dm->row_ptr); rp on the host.
+ * Narrowed in chunks, so the host holds no second copy of them. A 64-bit
+ * copy already there (the benchmark's) is freed when narrowed. */
+static cz_err upload_offsets(dmat *dm, smat *sx, const uint64_t *rp, bool narrow, char *msg, size_t msglen)
 {
     cz_err e = CZ_OK;
     const uint64_t n = dm->n_rows + 1, chunk = (uint64_t)1 << 22;
     uint32_t *h = NULL;
-    if (wide || rp[dm->n_rows] > 0xffffffffull) {
+    if (!narrow) {
         if (!dm->row_ptr) {
             CZ_CK(cz__vram_malloc(&dm->row_ptr, n * 8));
             CZ_CK(cudaMemcpy(dm->row_ptr, rp, n * 8, cudaMemcpyHostToDevice));
@@ -412,8 +419,7 @@ static const void *stream_fn(bool narrow, int npl, bool split)
 struct splan {
     uint32_t rows = 0;
     uint64_t n_chunks = 0, n_gen = 0;
-    bool narrow = false;           /* 32-bit offsets */
-    std::vector<uint32_t> rp32;    /* narrow: the offsets */
+    bool narrow = false;           /* 32-bit offsets (narrow_offsets) */
     std::vector<uint32_t> gbase;   /* split: n_chunks + 1 */
     std::vector<uint32_t> gcol;    /* split: n_gen */
     std::vector<uint8_t> gci;      /* split: n_gen indices, cb bytes each */
@@ -436,13 +442,9 @@ static cz_err plan_stream(splan *p, const cz_cuda_spmv_opts *o, uint64_t n_rows,
         p->rows = (uint32_t)std::min<double>(ST_ROWS_MAX, std::max<double>(8, rows));
     }
     p->n_chunks = (n_rows + p->rows - 1) / p->rows;
-    p->narrow = !o->wide && rp[n_rows] <= 0xffffffffull;
+    p->narrow = narrow_offsets(o->wide, rp, n_rows);
+    if (o->mode != CZ_SPMV_SPLIT) return CZ_OK;
     try {
-        if (p->narrow) {
-            p->rp32.resize(n_rows + 1);
-            for (uint64_t r = 0; r <= n_rows; r++) p->rp32[r] = (uint32_t)rp[r];
-        }
-        if (o->mode != CZ_SPMV_SPLIT) return CZ_OK;
         p->gbase.resize(p->n_chunks + 1);
         uint64_t n = 0;
         for (uint64_t c = 0; c < p->n_chunks; c++) {
@@ -485,15 +487,7 @@ static cz_err prep_stream(cz_cuda_spmv *s, int k, const uint64_t *rp, const uint
     if ((e = plan_stream(&p, &s->o, dm->n_rows, rp, col, cidx, dm->cb, msg, msglen))) return e;
     sx->rows = p.rows;
     sx->n_chunks = p.n_chunks;
-    if (p.narrow) {
-        CZ_CK(cz__vram_malloc(&sx->row_ptr32, p.rp32.size() * 4));
-        CZ_CK(cudaMemcpy(sx->row_ptr32, p.rp32.data(), p.rp32.size() * 4, cudaMemcpyHostToDevice));
-        if (dm->row_ptr) cz__vram_free(dm->row_ptr);
-        dm->row_ptr = NULL;
-    } else if (!dm->row_ptr) {
-        CZ_CK(cz__vram_malloc(&dm->row_ptr, (dm->n_rows + 1) * 8));
-        CZ_CK(cudaMemcpy(dm->row_ptr, rp, (dm->n_rows + 1) * 8, cudaMemcpyHostToDevice));
-    }
+    if ((e = upload_offsets(dm, sx, rp, p.narrow, msg, msglen))) return e;
     if (s->o.mode == CZ_SPMV_SPLIT) {
         sx->n_gen = p.n_gen;
         CZ_CK(cz__vram_malloc(&sx->gbase, p.gbase.size() * 4));
@@ -567,7 +561,9 @@ extern "C" cz_err cz_cuda_spmv_create_opts(cz_cuda_spmv **out, const cz_r1cs *r,
         dm->smax = short_max(s->o);
         find_twos((const fr_t *)c->coefs, c->n_coefs, &dm->two, &dm->mtwo);
         if (!c->nnz) continue; /* an empty matrix (a zkey's C): nothing resident, run writes zeros */
-        if (s->o.mode == CZ_SPMV_THREAD && (e = thread_offsets(dm, &s->x[k], c->row_ptr, s->o.wide, msg, msglen)))
+        if (s->o.mode == CZ_SPMV_THREAD &&
+            (e = upload_offsets(dm, &s->x[k], c->row_ptr, narrow_offsets(s->o.wide, c->row_ptr, dm->n_rows), msg,
+                                msglen)))
             goto fail;
         CZ_CK(cz__vram_malloc(&dm->col, (c->nnz ? c->nnz : 1) * 4));
         CZ_CK(cz__vram_malloc(&dm->cidx, (c->nnz ? c->nnz : 1) * dm->cb));
@@ -780,11 +776,11 @@ extern "C" cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *
                         acc = acc + dot_range(dm, s0 + j, std::min(hi, s0 + SEG), SEG_THREADS, w);
             out[row] = acc;
         }
-        if (o.mode == CZ_SPMV_THREAD) { /* k_short's row sums, from the offsets in the device's width */
-            std::vector<uint32_t> rp32;
-            if (!o.wide && cs->row_ptr[cs->n_rows] <= 0xffffffffull)
-                rp32.assign(cs->row_ptr, cs->row_ptr + cs->n_rows + 1); /* narrowed, as thread_offsets does */
-            const uint32_t *r32 = rp32.empty() ? NULL : rp32.data();
+        /* the offsets in the width the device reads them (upload_offsets) */
+        std::vector<uint32_t> rp32;
+        if (narrow_offsets(o.wide, cs->row_ptr, cs->n_rows)) rp32.assign(cs->row_ptr, cs->row_ptr + cs->n_rows + 1);
+        const uint32_t *r32 = rp32.empty() ? NULL : rp32.data();
+        if (o.mode == CZ_SPMV_THREAD) { /* k_short's row sums */
             for (uint64_t row = 0; row < cs->n_rows; row++) {
                 if (o.gather == 4) r32 ? short_row<4>(dm, r32, row, w, out) : short_row<4>(dm, cs->row_ptr, row, w, out);
                 else if (o.gather == 2) r32 ? short_row<2>(dm, r32, row, w, out) : short_row<2>(dm, cs->row_ptr, row, w, out);
@@ -800,9 +796,9 @@ extern "C" cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *
             st_product(prod.data(), p.gcol.data(), p.gci.data(), (int)cs->cidx_bytes, (const fr_t *)cs->coefs, dm.two,
                        dm.mtwo, w, j);
         int rc;
-        if (p.narrow) {
+        if (r32) {
             st_mat<uint32_t> v;
-            v.rp = p.rp32.data();
+            v.rp = r32;
             v.n_rows = cs->n_rows, v.n_chunks = p.n_chunks, v.col = cs->col, v.cidx = cs->cidx;
             v.cb = (int)cs->cidx_bytes, v.rows = p.rows, v.coefs = (const fr_t *)cs->coefs;
             v.two = dm.two, v.mtwo = dm.mtwo;
@@ -934,7 +930,9 @@ extern "C" cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_
         k_fill_w<<<1, 64>>>(dm->coefs, 64, 999 + k);
         CZ_CK_LAUNCH();
         if ((e = plan_mat(dm, rp, msg, msglen))) goto fail;
-        if (s->o.mode == CZ_SPMV_THREAD && (e = thread_offsets(dm, &s->x[k], rp, s->o.wide, msg, msglen))) goto fail;
+        if (s->o.mode == CZ_SPMV_THREAD &&
+            (e = upload_offsets(dm, &s->x[k], rp, narrow_offsets(s->o.wide, rp, n), msg, msglen)))
+            goto fail;
         if (s->o.mode == CZ_SPMV_SPLIT) { /* the list of general non-zeros is made on the host */
             try {
                 hcol.resize(dm->nnz);

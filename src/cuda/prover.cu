@@ -102,9 +102,9 @@ struct dev_backend {
     size_t wshared_cap;
     pthread_mutex_t kernel_mu;
     cz_cuda_msm *msm;   /* its stream is the compute stream; NULL until used */
-    cudaStream_t hst;   /* the H stream: SpMV and H beside the witness MSMs (overlap) */
-    int overlap;        /* CZ_PROVER_OVERLAP: 0 one stream (the default), 1 the H stream (hst)
-                           below the MSMs' priority, 2 at the same (the greatest) */
+    cudaStream_t hst;   /* the H stream: SpMV and H beside the witness MSMs; NULL without
+                           (CZ_PROVER_OVERLAP: 0 one stream, the default; 1 the H stream
+                           below the MSMs' priority, 2 at the same, the greatest) */
     void *d_abc;        /* 3 x domain Fr */
     size_t abc_cap;
     cudaEvent_t ev[EV_COUNT]; /* compute-stage marks */
@@ -187,14 +187,15 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
     if ((e = cz_cuda_vram_init(b->device, o->vram_margin, &budget, msg, msglen))) goto fail;
     {
         const char *ov = getenv("CZ_PROVER_OVERLAP");
-        b->overlap = ov && *ov ? (int)strtol(ov, NULL, 10) : 0;
-        if (b->overlap < 0 || b->overlap > 2) b->overlap = 0;
-        int least = 0, greatest = 0;
-        CZ_CK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+        int overlap = ov && *ov ? (int)strtol(ov, NULL, 10) : 0;
+        if (overlap < 0 || overlap > 2) overlap = 0;
         /* with overlap the MSM context's stream gets the greatest priority
          * (cz__cuda_msm_stream_greatest, when it is made) */
-        if (b->overlap)
-            CZ_CK(cudaStreamCreateWithPriority(&b->hst, cudaStreamNonBlocking, b->overlap == 2 ? greatest : least));
+        if (overlap) {
+            int least = 0, greatest = 0;
+            CZ_CK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+            CZ_CK(cudaStreamCreateWithPriority(&b->hst, cudaStreamNonBlocking, overlap == 2 ? greatest : least));
+        }
     }
     snprintf(name, namelen, "cuda:%d (%s)", b->device, prop.name);
     *self = b;
@@ -913,7 +914,7 @@ static cz_err prove_one(void *wp, void *keyp, const cz_fr *wit, const cz_fr *com
     }
     if (!b->msm) {
         if ((e = cz_cuda_msm_create(&b->msm, b->device, msg, msglen))) goto fail;
-        if (b->overlap && (e = cz__cuda_msm_stream_greatest(b->msm, msg, msglen))) goto fail;
+        if (b->hst && (e = cz__cuda_msm_stream_greatest(b->msm, msg, msglen))) goto fail;
     }
     if (!b->have_ev) {
         for (int i = 0; i < EV_COUNT; i++) CZ_CK(cudaEventCreate(&b->ev[i]));

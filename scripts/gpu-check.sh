@@ -114,6 +114,12 @@ fi
 # every proof verified (GPU_CHECK_PARTITION="K N", default "26 10"; "0"
 # skips it; scripts/gpu-check-2p27.sh runs 2^27)
 part_bench=$build/bin/cuzk-bench
+# from a partition bench's output: the median line's "device" column (the
+# device's wall, first kernel to last sum; found by the header's name) and
+# the verified count
+part_device() { awk '$1 == "part" { for (i = 1; i <= NF; i++) if ($i == "device") c = i }
+                     $1 == "median" && c { print $c }' <<<"$1"; }
+part_verified() { awk -F: '/^verified:/ { gsub(/^ +/, "", $2); print $2 }' <<<"$1"; }
 read -r pk pn <<<"${GPU_CHECK_PARTITION:-26 10}"
 if [ -x "$part_bench" ] && [ "${pk:-0}" != 0 ]; then
     echo "== partition proof 2^$pk x ${pn:-10} (cuzk-bench partition)"
@@ -126,13 +132,12 @@ if [ -x "$part_bench" ] && [ "${pk:-0}" != 0 ]; then
     # msm_b1 msm_b2: with several workers a partition's wall also holds its
     # wait for the device) and the loop's wall per partition
     dev=$(awk '$1 == "median" { printf "%.2f", $5 + $6 + $7 + $8 + $10 + $11 + $12 }' <<<"$out")
-    # the device's wall (first kernel to last sum; H runs beside the witness MSMs, so below the stages' sum)
-    wall=$(awk '$1 == "part" { for (i = 1; i <= NF; i++) if ($i == "device") c = i }
-                $1 == "median" && c { print $c }' <<<"$out")
+    # the device's wall (below the stages' sum when H runs beside the witness MSMs)
+    wall=$(part_device "$out")
     per=$(awk -v n="${pn:-10}" '/^loop wall:/ { printf "%.1f", $3 / n }' <<<"$out")
     busy=$(awk -F: '/^device busy:/ { gsub(/ /, "", $2); print $2 }' <<<"$out" | cut -d'(' -f1)
     fed=$(awk -F: '/^device busy, fed:/ { gsub(/ /, "", $2); print $2 }' <<<"$out" | cut -d'(' -f1)
-    ver=$(awk -F: '/^verified:/ { gsub(/^ +/, "", $2); print $2 }' <<<"$out")
+    ver=$(part_verified "$out")
     rows+=("partition 2^$pk ${wall:-?} - device_ms,stages_sum=${dev:-?},loop_ms_per_partition=${per:-?},device_busy=${busy:-?},fed=${fed:-?},verified=${ver// /_}")
     # the same with SpMV and H beside the witness MSMs (CZ_PROVER_OVERLAP,
     # docs/GPU_PROVER.md), one run a mode of GPU_CHECK_OVERLAP (default "":
@@ -145,9 +150,8 @@ if [ -x "$part_bench" ] && [ "${pk:-0}" != 0 ]; then
             status=1; echo "gpu-check: partition bench (overlap $m) failed"
         fi
         echo "$out" | grep -E '^(part |median|device busy|verified|VRAM)'
-        wall=$(awk '$1 == "part" { for (i = 1; i <= NF; i++) if ($i == "device") c = i }
-                    $1 == "median" && c { print $c }' <<<"$out")
-        ver=$(awk -F: '/^verified:/ { gsub(/^ +/, "", $2); print $2 }' <<<"$out")
+        wall=$(part_device "$out")
+        ver=$(part_verified "$out")
         rows+=("partition_overlap$m 2^$pk ${wall:-?} - device_ms,6_partitions,verified=${ver// /_}")
     done
 fi

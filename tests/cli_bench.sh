@@ -57,7 +57,7 @@ fi
 cat "$tmp/once" >>"$tmp/grp"
 
 # every group present must run, and its built-in consistency check must pass
-for f in _add_mixed pairing/pairing; do
+for f in _add_mixed pairing/pairing spmv/; do
   "$CUZK_BENCH" --quick --batches 1 --filter "$f" >>"$tmp/grp" 2>&1 \
       || { echo "cuzk-bench --filter $f failed"; cat "$tmp/grp"; fail=1; }
 done

@@ -1,4 +1,6 @@
-/* test_r1cs.c — the CSR constraint system: SpMV against a plain triplet list,
+/* test_r1cs.c — the CSR constraint system: SpMV against a plain triplet list
+ * (general coefficients on random values, bits, -1 and 2; the coefficients
+ * +-1 and +-2),
  * satisfaction check (and the first failing row it names), density bitmaps
  * against a direct count, coefficient-index widths. */
 #include <stdlib.h>
@@ -21,12 +23,19 @@ int main(void)
         uint64_t n_vars = n_inputs + n_aux;
         cz_fr *w = malloc(n_vars * sizeof *w);
         cz_fr_one(&w[0]);
+        /* random values, and bits (cz_r1cs_spmv adds a coefficient on a 1
+         * and skips a 0 without a product), -1 and 2 */
         for (uint64_t v = 1; v < n_vars; v++) {
-            if (cz_rng_u64(&rng) & 1) cz_fr_random(&w[v], &rng);
-            else cz_fr_from_u64(&w[v], cz_rng_u64(&rng) & 1);
+            uint64_t k = cz_rng_u64(&rng) % 8;
+            if (k < 4) cz_fr_random(&w[v], &rng);
+            else if (k < 7) cz_fr_from_u64(&w[v], k - 4);
+            else { cz_fr_one(&w[v]); cz_fr_neg(&w[v], &w[v]); }
         }
+        /* 2 and -2 among the coefficients (the device SpMV doubles for them) */
         cz_fr *pool_coefs = malloc(n_distinct * sizeof(cz_fr));
         for (uint32_t i = 0; i < n_distinct; i++) cz_fr_random(&pool_coefs[i], &rng);
+        cz_fr_from_u64(&pool_coefs[0], 2);
+        cz_fr_neg(&pool_coefs[1], &pool_coefs[0]);
         trip *t = malloc(n_rows * 24 * sizeof *t);
         size_t nt = 0;
         cz_r1cs_builder *b;

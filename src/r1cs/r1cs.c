@@ -178,6 +178,12 @@ void cz_r1cs_free(cz_r1cs *r)
     memset(r->m, 0, sizeof r->m);
 }
 
+/* row's sum <row, w>. Index 0 of the coefficient table is +1 and 1 is -1.
+ * Another coefficient times a 0 adds nothing and times a 1 adds the
+ * coefficient, without a product: most variables of a Filecoin witness are
+ * bits (every one of a PoRep label's), so most of its products are of this
+ * kind. The top limb is tested first, which a general value passes about
+ * never. The sum is the products' exactly. */
 static void row_dot(cz_fr *out, const cz_csr *m, uint64_t row, const cz_fr *w)
 {
     cz_fr acc;
@@ -187,7 +193,9 @@ static void row_dot(cz_fr *out, const cz_csr *m, uint64_t row, const cz_fr *w)
         const cz_fr *x = &w[m->col[k]];
         if (ci == 0) cz_fr_add(&acc, &acc, x);
         else if (ci == 1) cz_fr_sub(&acc, &acc, x);
-        else {
+        else if ((x->l[3] == 0 || x->l[3] == cz_fr_one_mont.l[3]) && (cz_fr_is_zero(x) || cz_fr_eq(x, &cz_fr_one_mont))) {
+            if (!cz_fr_is_zero(x)) cz_fr_add(&acc, &acc, &m->coefs[ci]);
+        } else {
             cz_fr t;
             cz_fr_mul(&t, x, &m->coefs[ci]);
             cz_fr_add(&acc, &acc, &t);

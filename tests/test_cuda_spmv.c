@@ -40,26 +40,29 @@ static void coef_for(cz_fr *c, int which, cz_fr *pool_a, cz_fr *pool_b)
     else cz_fr_random(c, &rng); /* distinct: many more than 65536 */
 }
 
-/* the modes every system runs through: {mode, gather, rows, npl, wide, tmax} */
+/* the modes every system runs through: {mode, gather, rows, npl, wide, tmax, bits}; bits 0 is the
+ * default (a general coefficient on a 0 or a 1 without a product), 2 always the product */
 static const cz_cuda_spmv_opts MODES[] = {
     {CZ_SPMV_THREAD, 1, 0, 0, 0, 0}, {CZ_SPMV_THREAD, 2, 0, 0, 0, 0}, {CZ_SPMV_THREAD, 4, 0, 0, 0, 0},
     {CZ_SPMV_THREAD, 2, 0, 0, 0, 1}, {CZ_SPMV_THREAD, 1, 0, 0, 0, 4}, {CZ_SPMV_THREAD, 4, 0, 0, 0, 8},
     {CZ_SPMV_THREAD, 2, 0, 0, 0, 32}, {CZ_SPMV_THREAD, 2, 0, 0, 1, 0}, {CZ_SPMV_THREAD, 1, 0, 0, 1, 4},
-    {CZ_SPMV_THREAD, 4, 0, 0, 1, 32},
+    {CZ_SPMV_THREAD, 4, 0, 0, 1, 32}, {CZ_SPMV_THREAD, 2, 0, 0, 0, 0, 2}, {CZ_SPMV_THREAD, 1, 0, 0, 0, 4, 2},
     {CZ_SPMV_WARP, 0, 0, 4, 0, 0},   {CZ_SPMV_WARP, 0, 0, 8, 0, 0},    {CZ_SPMV_WARP, 0, 32, 1, 0, 0},
     {CZ_SPMV_WARP, 0, 100, 2, 1, 0}, {CZ_SPMV_WARP, 0, 128, 4, 0, 0},  {CZ_SPMV_WARP, 0, 7, 8, 1, 0},
     {CZ_SPMV_SPLIT, 0, 0, 4, 0, 0},  {CZ_SPMV_SPLIT, 0, 0, 8, 1, 0},   {CZ_SPMV_SPLIT, 0, 32, 1, 1, 0},
     {CZ_SPMV_SPLIT, 0, 128, 2, 0, 0}, {CZ_SPMV_SPLIT, 0, 45, 4, 0, 0}, {CZ_SPMV_SPLIT, 0, 1, 1, 0, 0},
+    {CZ_SPMV_WARP, 0, 0, 8, 0, 0, 2},
 };
 #define NMODES ((int)(sizeof MODES / sizeof MODES[0]))
 #define HOST_ROWS_MAX 5000 /* the host emulation is slow: small systems only */
 
 static void mode_name(char *buf, size_t len, const cz_cuda_spmv_opts *o)
 {
+    const char *bits = o->bits == 2 ? " products on bits" : "";
     if (o->mode == CZ_SPMV_THREAD)
-        snprintf(buf, len, "thread gather %d tmax %d %s", o->gather, o->tmax, o->wide ? "64-bit" : "32-bit");
-    else snprintf(buf, len, "%s rows %d npl %d %s", o->mode == CZ_SPMV_WARP ? "warp" : "split", o->rows, o->npl,
-                  o->wide ? "64-bit" : "32-bit");
+        snprintf(buf, len, "thread gather %d tmax %d %s%s", o->gather, o->tmax, o->wide ? "64-bit" : "32-bit", bits);
+    else snprintf(buf, len, "%s rows %d npl %d %s%s", o->mode == CZ_SPMV_WARP ? "warp" : "split", o->rows, o->npl,
+                  o->wide ? "64-bit" : "32-bit", bits);
 }
 
 static void compare(const char *where, const cz_fr *got, const cz_fr *want, uint64_t n_rows)
@@ -114,7 +117,8 @@ static void run_host(const cz_r1cs *r, const cz_fr *w, const cz_fr *want, cz_fr 
     if (!e) compare(where, got, want, n_rows);
 }
 
-/* a random w (w[0] = 1), the CPU's a, b, c, then every mode against them
+/* a w of random values, bits (0 and 1: no product), 2 and -1 (w[0] = 1),
+ * the CPU's a, b, c, then every mode against them
  * (on the host for the small systems, on the device where there is one);
  * frees r */
 static void check_system(cz_r1cs *r, int dev)
@@ -122,7 +126,12 @@ static void check_system(cz_r1cs *r, int dev)
     const uint64_t nv = r->n_vars, n_rows = r->n_constraints;
     cz_fr *w = malloc(nv * sizeof *w), *want = malloc(3 * n_rows * sizeof *want), *got = malloc(3 * n_rows * sizeof *got);
     CHECK(w && want && got);
-    for (uint64_t i = 0; i < nv; i++) cz_fr_random(&w[i], &rng);
+    for (uint64_t i = 0; i < nv; i++) {
+        uint64_t k = cz_rng_u64(&rng) % 8;
+        if (k < 4) cz_fr_random(&w[i], &rng);
+        else if (k < 7) cz_fr_from_u64(&w[i], k - 4);
+        else { cz_fr_one(&w[i]); cz_fr_neg(&w[i], &w[i]); }
+    }
     cz_fr_one(&w[0]);
     cz_r1cs_spmv(r, w, want, want + n_rows, want + 2 * n_rows, NULL);
     for (int m = 0; m < NMODES; m++) {

@@ -15,9 +15,11 @@
  *          order (the device reads w in 64-byte pieces, docs/CUDA.md): what
  *          the circuit's column locality costs;
  * and a third, of arithmetic: the general coefficients' products (not +-1,
- * not +-2, which are additions) at the Fr product rate cuzk-cuda-bench ff
- * measures, here in the same process. The binding floor is the larger of
- * "once" and the products'. With --modes (e.g. warp,thread:8,split) each
+ * not +-2, which are additions; not on a 0 or a 1 of w, which adds nothing
+ * or the coefficient, unless the mode multiplies those too) at the Fr
+ * product rate cuzk-cuda-bench ff measures, here in the same process. The
+ * binding floor is the larger of "once" and the products'. With --modes
+ * (e.g. warp,thread:8,split,thread:8/mul) each
  * short-row mode runs in turn on the one recorded system, K rounds, each
  * checked against the CPU; every run prints a line and then
  * "RESULT spmv-circuit NAMExN ms notes". */
@@ -38,8 +40,9 @@
 #define CACHE_LINES_LOG 19 /* 2^19 lines of 64 bytes: 32 MiB */
 
 
-/* non-zeros of m whose coefficient needs a product: not +-1, not +-2 */
-static uint64_t products(const cz_csr *m)
+/* non-zeros of m whose coefficient needs a product: not +-1, not +-2; *on_bits
+ * gets those of them whose w is 0 or 1 (no product with the bit shortcut) */
+static uint64_t products(const cz_csr *m, const cz_fr *w, uint64_t *on_bits)
 {
     cz_fr two, mtwo;
     cz_fr_from_u64(&two, 2);
@@ -49,11 +52,15 @@ static uint64_t products(const cz_csr *m)
         if (!memcmp(&m->coefs[i], &two, sizeof two)) it = i;
         if (!memcmp(&m->coefs[i], &mtwo, sizeof mtwo)) imt = i;
     }
-    uint64_t n = 0;
+    uint64_t n = 0, nb = 0;
     for (uint64_t i = 0; i < m->nnz; i++) {
         uint32_t c = cz_csr_cidx(m, i);
-        n += c >= 2 && c != it && c != imt;
+        if (c < 2 || c == it || c == imt) continue;
+        const cz_fr *x = &w[m->col[i]];
+        n++;
+        nb += cz_fr_is_zero(x) || cz_fr_eq(x, &cz_fr_one_mont);
     }
+    *on_bits += nb;
     return n;
 }
 
@@ -77,12 +84,14 @@ static int usage(void)
                     "                      [--rounds K (1)] [--key value ...]\n"
                     "  NAME and its keys as in `cuzk gadget list`, e.g. post --copies 300 (a 2^24-row\n"
                     "  WindowPoSt-shaped system) or label --copies 32; LIST: comma-separated short-row\n"
-                    "  modes, each thread[:TMAX], warp or split (default: the environment's choice),\n"
+                    "  modes, each thread[:TMAX], warp or split, /mul after one to multiply the\n"
+                    "  coefficients on bits too (default: the environment's choice),\n"
                     "  run in turn K times on the one recorded system\n");
     return 2;
 }
 
-/* "thread:8" -> {CZ_SPMV_THREAD, tmax 8}; 0 on a bad item */
+/* "thread:8" -> {CZ_SPMV_THREAD, tmax 8}; a "/mul" suffix multiplies the
+ * general coefficients on bits too (bits 2); 0 on a bad item */
 static int parse_mode(const char *it, size_t len, cz_cuda_spmv_opts *o)
 {
     char buf[32];
@@ -90,6 +99,12 @@ static int parse_mode(const char *it, size_t len, cz_cuda_spmv_opts *o)
     memcpy(buf, it, len);
     buf[len] = 0;
     memset(o, 0, sizeof *o);
+    char *slash = strchr(buf, '/');
+    if (slash) {
+        if (strcmp(slash, "/mul")) return 0;
+        *slash = 0;
+        o->bits = 2;
+    }
     char *colon = strchr(buf, ':');
     if (colon) {
         *colon = 0;
@@ -205,23 +220,26 @@ int cz_bench_spmv_circuit(int argc, char **argv)
 
     /* the floors, once for the system */
     double base = 3.0 * (n + 1) * 8 + 3.0 * n * 32, w_model = 0;
-    uint64_t nprod = 0;
+    uint64_t nprod = 0, nprod_bits = 0;
     for (int k = 0; k < 3; k++) {
         base += (double)r.m[k].nnz * (4 + r.m[k].cidx_bytes);
         if (r.m[k].nnz) w_model += model_w_bytes(&r.m[k], tags);
-        nprod += products(&r.m[k]);
+        nprod += products(&r.m[k], w, &nprod_bits);
     }
     double fr_rate = 0, fr_ms, mhz;
     int sms;
     if ((e = cz_cuda_ff_bench(CZ_CUDA_FR, CZ_CUDA_OP_MUL_EO, &fr_rate, &fr_ms, &mhz, &sms, msg, sizeof msg))) goto fail;
     double once = base + (double)nv * 32, model = base + w_model;
-    double f_once = once / 4.8e12 * 1e3, f_model = model / 4.8e12 * 1e3, f_prod = (double)nprod / fr_rate * 1e3;
-    double f_bind = f_once > f_prod ? f_once : f_prod;
+    /* the products floor of the default (bits without a product); a /mul mode's is f_prod_all */
+    double f_once = once / 4.8e12 * 1e3, f_model = model / 4.8e12 * 1e3;
+    double f_prod_all = (double)nprod / fr_rate * 1e3, f_prod = (double)(nprod - nprod_bits) / fr_rate * 1e3;
     printf("spmv-circuit %s x %ld: floor once %.3f ms (%.2f GB at 4.8 TB/s); model (w through a 32 MiB cache of "
            "64-byte lines: %.2f GB of w, %.2f x once per matrix) %.3f ms (%.2f GB); products %.3f ms (%llu M at "
-           "%.2f G/s); binding floor %.3f ms\n", g->name, copies, f_once, once / 1e9, w_model / 1e9,
-           w_model / (3.0 * nv * 32), f_model, model / 1e9, f_prod, (unsigned long long)(nprod / 1000000),
-           fr_rate / 1e9, f_bind);
+           "%.2f G/s; %.3f ms for all %llu M general terms, %.1f %% of them on a 0 or a 1); binding floor %.3f ms\n",
+           g->name, copies, f_once, once / 1e9, w_model / 1e9, w_model / (3.0 * nv * 32), f_model, model / 1e9,
+           f_prod, (unsigned long long)((nprod - nprod_bits) / 1000000), fr_rate / 1e9, f_prod_all,
+           (unsigned long long)(nprod / 1000000), nprod ? 100.0 * (double)nprod_bits / (double)nprod : 0.0,
+           f_once > f_prod ? f_once : f_prod);
 
     if ((e = cz_cuda_malloc(&dw, nv * sizeof *w, msg, sizeof msg))) goto fail;
     if ((e = cz_cuda_malloc(&dout, 3 * n * sizeof *w, msg, sizeof msg))) goto fail;
@@ -249,16 +267,21 @@ int cz_bench_spmv_circuit(int argc, char **argv)
                         (unsigned long long)(first % n));
                 goto done;
             }
+            /* a mode that multiplies on bits too (describe says so) has all the products as its floor */
+            const int mul_all = strstr(desc, "products on bits") != NULL;
+            const double fp = mul_all ? f_prod_all : f_prod, f_bind = f_once > fp ? f_once : fp;
             printf("spmv-circuit %s x %ld [%s]: %.3f ms (median of %ld), all %llu outputs equal to the CPU's; "
                    "-> %.2fx once, %.2fx model, %.2fx products, %.2fx binding\n", g->name, copies, desc, ms, reps,
-                   (unsigned long long)(3 * n), ms / f_once, ms / f_model, ms / f_prod, ms / f_bind);
-            char mode[16];
+                   (unsigned long long)(3 * n), ms / f_once, ms / f_model, ms / fp, ms / f_bind);
+            char mode[24];
             sscanf(desc, "%15s", mode);
             if (modes[mi].tmax) snprintf(mode + strlen(mode), sizeof mode - strlen(mode), ":%d", modes[mi].tmax);
+            if (mul_all) snprintf(mode + strlen(mode), sizeof mode - strlen(mode), "/mul");
             printf("RESULT spmv-circuit %sx%ld %.3f %.2fx-floor,%.2fx-model-floor,%.2fx-binding-floor,%lluM-nnz,"
                    "%lluM-products,%lluk-rows,%s\n", g->name, copies, ms, ms / f_once, ms / f_model, ms / f_bind,
-                   (unsigned long long)(nnz / 1000000), (unsigned long long)(nprod / 1000000),
-                   (unsigned long long)(n / 1000), mode);
+                   (unsigned long long)(nnz / 1000000),
+                   (unsigned long long)((mul_all ? nprod : nprod - nprod_bits) / 1000000), (unsigned long long)(n / 1000),
+                   mode);
             fflush(stdout);
         }
     }

@@ -33,7 +33,7 @@ enum { CZ_SPMV_THREAD = 1, CZ_SPMV_WARP = 2, CZ_SPMV_SPLIT = 3 };
 /* Choices for cz_cuda_spmv_create_opts; a 0 field takes the environment's
  * value, else the default: CZ_SPMV_MODE=thread|warp|split (thread),
  * CZ_SPMV_TMAX=1..32 (8), CZ_SPMV_GATHER=1|2|4 (2), CZ_SPMV_ROWS=1..128 (from each matrix's
- * density), CZ_SPMV_NPL=1|2|4|8 (8 for warp, 4 for split). */
+ * density), CZ_SPMV_NPL=1|2|4|8 (8 for warp, 4 for split), CZ_SPMV_BITS=0|1 (1). */
 typedef struct {
     int mode;   /* CZ_SPMV_THREAD, CZ_SPMV_WARP or CZ_SPMV_SPLIT */
     int gather; /* thread mode: gathers in flight a thread, 1, 2 or 4 */
@@ -42,6 +42,9 @@ typedef struct {
     int wide;   /* 64-bit row offsets on the device even where 32 bits hold them (for tests) */
     int tmax;   /* thread: the longest row a thread sums alone, 1..32; longer rows up to 256
                    non-zeros are summed by 8 lanes together, longer ones by blocks */
+    int bits;   /* 1: a general coefficient on a 0 or a 1 of w adds nothing or itself, without
+                   a product (thread mode's rows, every mode's mid and long rows); 2: always the
+                   product (for comparison) */
 } cz_cuda_spmv_opts;
 
 /* copies the three matrices of r to the current device and plans the work

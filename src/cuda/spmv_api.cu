@@ -33,8 +33,11 @@
  * coefficient table is +1 and index 1 is -1: add or subtract, no
  * multiplication, as on the CPU; the table's 2 and -2 (a SHA-256 XOR's
  * coefficient, a quarter of a PoRep label's A) are a doubling, found when
- * the handle is made. The field is exact, so the order of the
- * additions does not change the result.
+ * the handle is made. Another coefficient on a 0 or a 1 of w (a bit: every
+ * variable of a PoRep label is one) adds nothing or itself, without a
+ * product (add_general; thread mode's rows and every mode's mid and long
+ * rows; CZ_SPMV_BITS=0 multiplies anyway). The field is exact, so the order
+ * of the additions does not change the result.
  *
  * cz__cuda_spmv_host runs every mode's short-row code on the host (the
  * warp and split kernels' through warp_emu.cuh, thread mode's short_row
@@ -72,6 +75,7 @@ struct dmat {
     int cb;
     fr_t *coefs;
     uint32_t two, mtwo;   /* the table's indices of 2 and -2 (NO_COEF if absent): a doubling, no product */
+    uint32_t bits;        /* 1: a general coefficient on a 0 or a 1 of w without a product (add_general) */
     uint32_t smax;        /* rows of at most smax non-zeros are short (their kernel's) */
     uint32_t n_mid;       /* rows of smax + 1 .. MID_MAX non-zeros: MID_LANES lanes each */
     uint32_t *mid_rows;   /* n_mid row ids */
@@ -129,6 +133,7 @@ static cz_cuda_spmv_opts resolve_opts(const cz_cuda_spmv_opts *in)
     if (o.rows < 1 || o.rows > ST_ROWS_MAX) o.rows = 0; /* from the density, per matrix */
     if (o.tmax < 1 || o.tmax > SHORT_MAX) o.tmax = env_int("CZ_SPMV_TMAX", TMAX_DEFAULT);
     if (o.tmax < 1 || o.tmax > SHORT_MAX) o.tmax = TMAX_DEFAULT;
+    if (o.bits != 1 && o.bits != 2) o.bits = env_int("CZ_SPMV_BITS", 1) ? 1 : 2;
     return o;
 }
 
@@ -145,6 +150,23 @@ __host__ __device__ __forceinline__ uint32_t cidx_at(const dmat &m, uint64_t k)
     return ((const uint32_t *)m.cidx)[k];
 }
 
+/* acc + x c for the general coefficient c at cp (not +-1, not +-2). With
+ * m.bits, x = 0 adds nothing and x = 1 adds c, without the product: most
+ * variables of a Filecoin witness are bits (every one of a PoRep label's,
+ * whose long packing rows put their coefficients 2^i on them). The sum is
+ * the product's exactly. The top word is tested first, which a general
+ * value passes about never: two comparisons against the product's ~690
+ * instructions. */
+__host__ __device__ __forceinline__ fr_t add_general(const dmat &m, const fr_t &acc, const fr_t &x, const fr_t *cp)
+{
+    const uint32_t top = x.w[fr_t::N - 1];
+    if (m.bits && (top == 0 || top == fr_t::one().w[fr_t::N - 1])) {
+        if (x.is_zero()) return acc;
+        if (x.is_one()) return acc + ldg_fr(cp);
+    }
+    return acc + x * ldg_fr(cp);
+}
+
 __host__ __device__ __forceinline__ fr_t dot_range(const dmat &m, uint64_t lo, uint64_t hi, uint64_t step,
                                                   const fr_t *w)
 {
@@ -156,7 +178,7 @@ __host__ __device__ __forceinline__ fr_t dot_range(const dmat &m, uint64_t lo, u
         else if (ci == 1) acc = acc - x;
         else if (ci == m.two) acc = acc + (x + x);
         else if (ci == m.mtwo) acc = acc - (x + x);
-        else acc = acc + x * ldg_fr(m.coefs + ci);
+        else acc = add_general(m, acc, x, m.coefs + ci);
     }
     return acc;
 }
@@ -184,7 +206,7 @@ __host__ __device__ __forceinline__ fr_t dot_short(const dmat &m, uint64_t lo, u
             else if (ci[q] == 1) acc = acc - x[q];
             else if (ci[q] == m.two) acc = acc + (x[q] + x[q]);
             else if (ci[q] == m.mtwo) acc = acc - (x[q] + x[q]);
-            else acc = acc + x[q] * ldg_fr(m.coefs + ci[q]);
+            else acc = add_general(m, acc, x[q], m.coefs + ci[q]);
         }
     }
     return acc;
@@ -559,6 +581,7 @@ extern "C" cz_err cz_cuda_spmv_create_opts(cz_cuda_spmv **out, const cz_r1cs *r,
             goto fail;
         }
         dm->smax = short_max(s->o);
+        dm->bits = s->o.bits == 1;
         find_twos((const fr_t *)c->coefs, c->n_coefs, &dm->two, &dm->mtwo);
         if (!c->nnz) continue; /* an empty matrix (a zkey's C): nothing resident, run writes zeros */
         if (s->o.mode == CZ_SPMV_THREAD &&
@@ -592,8 +615,8 @@ extern "C" void cz_cuda_spmv_describe(const cz_cuda_spmv *s, char *buf, size_t l
     if (s->o.mode == CZ_SPMV_THREAD) {
         int wide = 0;
         for (int k = 0; k < 3; k++) wide |= s->m[k].row_ptr != NULL;
-        snprintf(buf + n, len > (size_t)n ? len - n : 0, " (gather %d, rows of up to %d a thread, %s offsets)",
-                 s->o.gather, s->o.tmax, wide ? "64-bit" : "32-bit");
+        snprintf(buf + n, len > (size_t)n ? len - n : 0, " (gather %d, rows of up to %d a thread, %s offsets%s)",
+                 s->o.gather, s->o.tmax, wide ? "64-bit" : "32-bit", s->o.bits == 1 ? "" : ", products on bits");
         return;
     }
     for (int k = 0; k < 3 && n >= 0 && (size_t)n < len; k++) {
@@ -603,7 +626,7 @@ extern "C" void cz_cuda_spmv_describe(const cz_cuda_spmv *s, char *buf, size_t l
         if (s->o.mode == CZ_SPMV_SPLIT && n >= 0 && (size_t)n < len)
             n += snprintf(buf + n, len - n, ", %llu products", (unsigned long long)x.n_gen);
     }
-    if (n >= 0 && (size_t)n < len) snprintf(buf + n, len - n, ")");
+    if (n >= 0 && (size_t)n < len) snprintf(buf + n, len - n, "%s)", s->o.bits == 1 ? "" : "; products on bits");
 }
 
 static unsigned grid_rows(uint64_t n)
@@ -762,6 +785,7 @@ extern "C" cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *
         memset(&dm, 0, sizeof dm);
         dm.col = cs->col, dm.cidx = cs->cidx, dm.cb = (int)cs->cidx_bytes, dm.coefs = (fr_t *)cs->coefs;
         dm.smax = short_max(o);
+        dm.bits = o.bits == 1;
         find_twos(dm.coefs, cs->n_coefs, &dm.two, &dm.mtwo);
         for (uint64_t row = 0; row < cs->n_rows; row++) {
             const uint64_t lo = cs->row_ptr[row], hi = cs->row_ptr[row + 1];
@@ -918,6 +942,7 @@ extern "C" cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_
         dm->nnz = rp[n];
         dm->cb = 1;
         dm->smax = short_max(s->o);
+        dm->bits = s->o.bits == 1; /* w is random (k_fill_w): the shortcut is about never taken */
         dm->two = dm->mtwo = NO_COEF; /* random coefficients (k_fill_w) */
         nnz_total += dm->nnz;
         CZ_CK(cz__vram_malloc(&dm->row_ptr, (n + 1) * 8));

@@ -13,7 +13,7 @@
 # GPU_CHECK_SETUP="20 27" (the Groth16 setup's domain) pick the benchmark
 # sizes, GPU_CHECK_SPMV_CIRCUIT="label --copies 252" the real circuit whose
 # SpMV is timed (cuzk-cuda-bench spmv-circuit: 32 PoRep labels by default, in thread
-# mode with and without products on bits); GPU_CHECK_OBJ=path/to/ff_api.cu.o adds SASS
+# mode as is, with products on bits, and with 64-bit row offsets); GPU_CHECK_OBJ=path/to/ff_api.cu.o adds SASS
 # instruction counts of the multiplication kernels (needs cuobjdump);
 # GPU_CHECK_SPPARK_NTT=path/to/a/binary that prints "RESULT sppark_ntt 2^k ms"
 # for each k it is given (a harness over sppark's NTT, built outside the
@@ -73,7 +73,7 @@ sppark_ntt() { echo "${sppark_ms[$1]:-}"; }
 if [ -x "$bench" ]; then
     echo "== benchmarks"
     for b in "ff" "ntt ${GPU_CHECK_NTT:-10 16 20 22 24 26 27}" "spmv ${GPU_CHECK_SPMV:-20 24 27}" \
-        "spmv-circuit ${GPU_CHECK_SPMV_CIRCUIT:-label --copies 32 --modes thread,thread/mul}" "setup ${GPU_CHECK_SETUP:-20}"; do
+        "spmv-circuit ${GPU_CHECK_SPMV_CIRCUIT:-label --copies 32 --modes thread,thread/mul,thread/wide}" "setup ${GPU_CHECK_SETUP:-20}"; do
         out=$($bench $b 2>&1) || { status=1; echo "$out"; echo "gpu-check: bench $b failed"; continue; }
         echo "$out" | grep -v '^RESULT'
         while read -r _ kernel size ms note; do

@@ -34,13 +34,15 @@ expect_err "setup 4" "size '4' is not an integer in 5..30"
 expect_err "spmv-circuit nosuch" "unknown gadget 'nosuch'"
 expect_err "spmv-circuit label --modes bogus" "--modes: bad or too many items in 'bogus'"
 expect_err "spmv-circuit label --modes thread:8/div" "--modes: bad or too many items in 'thread:8/div'"
+expect_err "spmv-circuit label --modes thread/" "--modes: bad or too many items in 'thread/'"
+expect_err "spmv-circuit label --modes warp/mul/mul" "--modes: bad or too many items in 'warp/mul/mul'"
 expect_err "spmv-circuit label --copies 0" "--copies wants 1..100000"
 
 # a correct command on a machine without a device
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
     expect_err "ntt 20" "no CUDA device"
     expect_err "spmv-circuit label --copies 2" "no CUDA device"
-    expect_err "spmv-circuit label --copies 2 --modes thread:8/mul,warp/mul,split" "no CUDA device"
+    expect_err "spmv-circuit label --copies 2 --modes thread:8/mul,warp/mul,split/wide,thread/wide/mul" "no CUDA device"
 fi
 
 [ "$fail" = 0 ] && echo "cli_cuda_bench_args: ok"

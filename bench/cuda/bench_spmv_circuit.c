@@ -19,7 +19,7 @@
  * or the coefficient, unless the mode multiplies those too) at the Fr
  * product rate cuzk-cuda-bench ff measures, here in the same process. The
  * binding floor is the larger of "once" and the products'. With --modes
- * (e.g. warp,thread:8,split,thread:8/mul) each
+ * (e.g. warp,thread:8,split,thread:8/mul,thread/wide) each
  * short-row mode runs in turn on the one recorded system, K rounds, each
  * checked against the CPU; every run prints a line and then
  * "RESULT spmv-circuit NAMExN ms notes". */
@@ -85,13 +85,15 @@ static int usage(void)
                     "  NAME and its keys as in `cuzk gadget list`, e.g. post --copies 300 (a 2^24-row\n"
                     "  WindowPoSt-shaped system) or label --copies 32; LIST: comma-separated short-row\n"
                     "  modes, each thread[:TMAX], warp or split, /mul after one to multiply the\n"
-                    "  coefficients on bits too (default: the environment's choice),\n"
+                    "  coefficients on bits too, /wide to keep 64-bit row offsets (default: the\n"
+                    "  environment's choice),\n"
                     "  run in turn K times on the one recorded system\n");
     return 2;
 }
 
-/* "thread:8" -> {CZ_SPMV_THREAD, tmax 8}; a "/mul" suffix multiplies the
- * general coefficients on bits too (bits 2); 0 on a bad item */
+/* "thread:8" -> {CZ_SPMV_THREAD, tmax 8}; suffixes: "/mul" multiplies the
+ * general coefficients on bits too (bits 2), "/wide" keeps 64-bit row
+ * offsets (wide 1); 0 on a bad item */
 static int parse_mode(const char *it, size_t len, cz_cuda_spmv_opts *o)
 {
     char buf[32];
@@ -101,9 +103,13 @@ static int parse_mode(const char *it, size_t len, cz_cuda_spmv_opts *o)
     memset(o, 0, sizeof *o);
     char *slash = strchr(buf, '/');
     if (slash) {
-        if (strcmp(slash, "/mul")) return 0;
         *slash = 0;
-        o->bits = 2;
+        for (char *f = strtok(slash + 1, "/"); f; f = strtok(NULL, "/")) {
+            if (!strcmp(f, "mul") && !o->bits) o->bits = 2;
+            else if (!strcmp(f, "wide") && !o->wide) o->wide = 1;
+            else return 0;
+        }
+        if (!o->bits && !o->wide) return 0; /* a bare "/" */
     }
     char *colon = strchr(buf, ':');
     if (colon) {
@@ -277,6 +283,7 @@ int cz_bench_spmv_circuit(int argc, char **argv)
             sscanf(desc, "%15s", mode);
             if (modes[mi].tmax) snprintf(mode + strlen(mode), sizeof mode - strlen(mode), ":%d", modes[mi].tmax);
             if (mul_all) snprintf(mode + strlen(mode), sizeof mode - strlen(mode), "/mul");
+            if (strstr(desc, "64-bit offsets")) snprintf(mode + strlen(mode), sizeof mode - strlen(mode), "/wide");
             printf("RESULT spmv-circuit %sx%ld %.3f %.2fx-floor,%.2fx-model-floor,%.2fx-binding-floor,%lluM-nnz,"
                    "%lluM-products,%lluk-rows,%s\n", g->name, copies, ms, ms / f_once, ms / f_model, ms / f_bind,
                    (unsigned long long)(nnz / 1000000),

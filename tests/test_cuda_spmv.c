@@ -43,15 +43,15 @@ static void coef_for(cz_fr *c, int which, cz_fr *pool_a, cz_fr *pool_b)
 /* the modes every system runs through: {mode, gather, rows, npl, wide, tmax, bits}; bits 0 is the
  * default (a general coefficient on a 0 or a 1 without a product), 2 always the product */
 static const cz_cuda_spmv_opts MODES[] = {
-    {CZ_SPMV_THREAD, 1, 0, 0, 0, 0}, {CZ_SPMV_THREAD, 2, 0, 0, 0, 0}, {CZ_SPMV_THREAD, 4, 0, 0, 0, 0},
-    {CZ_SPMV_THREAD, 2, 0, 0, 0, 1}, {CZ_SPMV_THREAD, 1, 0, 0, 0, 4}, {CZ_SPMV_THREAD, 4, 0, 0, 0, 8},
-    {CZ_SPMV_THREAD, 2, 0, 0, 0, 32}, {CZ_SPMV_THREAD, 2, 0, 0, 1, 0}, {CZ_SPMV_THREAD, 1, 0, 0, 1, 4},
-    {CZ_SPMV_THREAD, 4, 0, 0, 1, 32}, {CZ_SPMV_THREAD, 2, 0, 0, 0, 0, 2}, {CZ_SPMV_THREAD, 1, 0, 0, 0, 4, 2},
-    {CZ_SPMV_WARP, 0, 0, 4, 0, 0},   {CZ_SPMV_WARP, 0, 0, 8, 0, 0},    {CZ_SPMV_WARP, 0, 32, 1, 0, 0},
-    {CZ_SPMV_WARP, 0, 100, 2, 1, 0}, {CZ_SPMV_WARP, 0, 128, 4, 0, 0},  {CZ_SPMV_WARP, 0, 7, 8, 1, 0},
-    {CZ_SPMV_SPLIT, 0, 0, 4, 0, 0},  {CZ_SPMV_SPLIT, 0, 0, 8, 1, 0},   {CZ_SPMV_SPLIT, 0, 32, 1, 1, 0},
-    {CZ_SPMV_SPLIT, 0, 128, 2, 0, 0}, {CZ_SPMV_SPLIT, 0, 45, 4, 0, 0}, {CZ_SPMV_SPLIT, 0, 1, 1, 0, 0},
-    {CZ_SPMV_WARP, 0, 0, 8, 0, 0, 2},
+    {CZ_SPMV_THREAD, 1, 0, 0, 0, 0, 0}, {CZ_SPMV_THREAD, 2, 0, 0, 0, 0, 0}, {CZ_SPMV_THREAD, 4, 0, 0, 0, 0, 0},
+    {CZ_SPMV_THREAD, 2, 0, 0, 0, 1, 0}, {CZ_SPMV_THREAD, 1, 0, 0, 0, 4, 0}, {CZ_SPMV_THREAD, 4, 0, 0, 0, 8, 0},
+    {CZ_SPMV_THREAD, 2, 0, 0, 0, 32, 0}, {CZ_SPMV_THREAD, 2, 0, 0, 1, 0, 0}, {CZ_SPMV_THREAD, 1, 0, 0, 1, 4, 0},
+    {CZ_SPMV_THREAD, 4, 0, 0, 1, 32, 0}, {CZ_SPMV_THREAD, 2, 0, 0, 0, 0, 2}, {CZ_SPMV_THREAD, 1, 0, 0, 0, 4, 2},
+    {CZ_SPMV_WARP, 0, 0, 4, 0, 0, 0},   {CZ_SPMV_WARP, 0, 0, 8, 0, 0, 0},    {CZ_SPMV_WARP, 0, 32, 1, 0, 0, 0},
+    {CZ_SPMV_WARP, 0, 100, 2, 1, 0, 0}, {CZ_SPMV_WARP, 0, 128, 4, 0, 0, 0},  {CZ_SPMV_WARP, 0, 7, 8, 1, 0, 0},
+    {CZ_SPMV_SPLIT, 0, 0, 4, 0, 0, 0},  {CZ_SPMV_SPLIT, 0, 0, 8, 1, 0, 0},   {CZ_SPMV_SPLIT, 0, 32, 1, 1, 0, 0},
+    {CZ_SPMV_SPLIT, 0, 128, 2, 0, 0, 0}, {CZ_SPMV_SPLIT, 0, 45, 4, 0, 0, 0}, {CZ_SPMV_SPLIT, 0, 1, 1, 0, 0, 0},
+    {CZ_SPMV_WARP, 0, 0, 8, 0, 0, 2}, {CZ_SPMV_SPLIT, 0, 0, 4, 0, 0, 2},
 };
 #define NMODES ((int)(sizeof MODES / sizeof MODES[0]))
 #define HOST_ROWS_MAX 5000 /* the host emulation is slow: small systems only */

@@ -43,8 +43,7 @@ typedef struct {
     int tmax;   /* thread: the longest row a thread sums alone, 1..32; longer rows up to 256
                    non-zeros are summed by 8 lanes together, longer ones by blocks */
     int bits;   /* 1: a general coefficient on a 0 or a 1 of w adds nothing or itself, without
-                   a product (thread mode's rows, every mode's mid and long rows); 2: always the
-                   product (for comparison) */
+                   a product (every kernel); 2: always the product (for comparison) */
 } cz_cuda_spmv_opts;
 
 /* copies the three matrices of r to the current device and plans the work

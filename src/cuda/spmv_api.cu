@@ -35,9 +35,9 @@
  * coefficient, a quarter of a PoRep label's A) are a doubling, found when
  * the handle is made. Another coefficient on a 0 or a 1 of w (a bit: every
  * variable of a PoRep label is one) adds nothing or itself, without a
- * product (add_general; thread mode's rows and every mode's mid and long
- * rows; CZ_SPMV_BITS=0 multiplies anyway). The field is exact, so the order
- * of the additions does not change the result.
+ * product (st_mul_coef, in every kernel; CZ_SPMV_BITS=0 multiplies
+ * anyway). The field is exact, so the order of the additions does not
+ * change the result.
  *
  * cz__cuda_spmv_host runs every mode's short-row code on the host (the
  * warp and split kernels' through warp_emu.cuh, thread mode's short_row
@@ -75,7 +75,7 @@ struct dmat {
     int cb;
     fr_t *coefs;
     uint32_t two, mtwo;   /* the table's indices of 2 and -2 (NO_COEF if absent): a doubling, no product */
-    uint32_t bits;        /* 1: a general coefficient on a 0 or a 1 of w without a product (add_general) */
+    uint32_t bits;        /* 1: a general coefficient on a 0 or a 1 of w without a product (st_mul_coef) */
     uint32_t smax;        /* rows of at most smax non-zeros are short (their kernel's) */
     uint32_t n_mid;       /* rows of smax + 1 .. MID_MAX non-zeros: MID_LANES lanes each */
     uint32_t *mid_rows;   /* n_mid row ids */
@@ -150,23 +150,6 @@ __host__ __device__ __forceinline__ uint32_t cidx_at(const dmat &m, uint64_t k)
     return ((const uint32_t *)m.cidx)[k];
 }
 
-/* acc + x c for the general coefficient c at cp (not +-1, not +-2). With
- * m.bits, x = 0 adds nothing and x = 1 adds c, without the product: most
- * variables of a Filecoin witness are bits (every one of a PoRep label's,
- * whose long packing rows put their coefficients 2^i on them). The sum is
- * the product's exactly. The top word is tested first, which a general
- * value passes about never: two comparisons against the product's ~690
- * instructions. */
-__host__ __device__ __forceinline__ fr_t add_general(const dmat &m, const fr_t &acc, const fr_t &x, const fr_t *cp)
-{
-    const uint32_t top = x.w[fr_t::N - 1];
-    if (m.bits && (top == 0 || top == fr_t::one().w[fr_t::N - 1])) {
-        if (x.is_zero()) return acc;
-        if (x.is_one()) return acc + ldg_fr(cp);
-    }
-    return acc + x * ldg_fr(cp);
-}
-
 __host__ __device__ __forceinline__ fr_t dot_range(const dmat &m, uint64_t lo, uint64_t hi, uint64_t step,
                                                   const fr_t *w)
 {
@@ -178,7 +161,7 @@ __host__ __device__ __forceinline__ fr_t dot_range(const dmat &m, uint64_t lo, u
         else if (ci == 1) acc = acc - x;
         else if (ci == m.two) acc = acc + (x + x);
         else if (ci == m.mtwo) acc = acc - (x + x);
-        else acc = add_general(m, acc, x, m.coefs + ci);
+        else acc = acc + st_mul_coef(x, m.coefs + ci, m.bits);
     }
     return acc;
 }
@@ -206,7 +189,7 @@ __host__ __device__ __forceinline__ fr_t dot_short(const dmat &m, uint64_t lo, u
             else if (ci[q] == 1) acc = acc - x[q];
             else if (ci[q] == m.two) acc = acc + (x[q] + x[q]);
             else if (ci[q] == m.mtwo) acc = acc - (x[q] + x[q]);
-            else acc = add_general(m, acc, x[q], m.coefs + ci[q]);
+            else acc = acc + st_mul_coef(x[q], m.coefs + ci[q], m.bits);
         }
     }
     return acc;
@@ -418,6 +401,7 @@ template <class OT> static st_mat<OT> stream_view(const dmat &m, const smat &x, 
     v.coefs = m.coefs;
     v.two = m.two;
     v.mtwo = m.mtwo;
+    v.bits = m.bits;
     v.gbase = x.gbase;
     v.prod = prod;
     return v;
@@ -678,7 +662,7 @@ extern "C" cz_err cz_cuda_spmv_run(const cz_cuda_spmv *s, const void *d_w, void 
             const smat &x = s->x[k];
             if (x.n_gen) {
                 k_products<<<grid_rows(x.n_gen), 256, 0, st>>>(s->prod, x.gcol, x.gci, m.cb, m.coefs, m.two, m.mtwo,
-                                                               w, x.n_gen);
+                                                               m.bits, w, x.n_gen);
                 CZ_CK_LAUNCH();
             }
             if (x.row_ptr32) CZ_CK(launch_stream<uint32_t>(s, k, x.row_ptr32, w, outs[k], st));
@@ -818,14 +802,14 @@ extern "C" cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *
         std::vector<fr_t> prod(p.n_gen);
         for (uint64_t j = 0; j < p.n_gen; j++)
             st_product(prod.data(), p.gcol.data(), p.gci.data(), (int)cs->cidx_bytes, (const fr_t *)cs->coefs, dm.two,
-                       dm.mtwo, w, j);
+                       dm.mtwo, dm.bits, w, j);
         int rc;
         if (r32) {
             st_mat<uint32_t> v;
             v.rp = r32;
             v.n_rows = cs->n_rows, v.n_chunks = p.n_chunks, v.col = cs->col, v.cidx = cs->cidx;
             v.cb = (int)cs->cidx_bytes, v.rows = p.rows, v.coefs = (const fr_t *)cs->coefs;
-            v.two = dm.two, v.mtwo = dm.mtwo;
+            v.two = dm.two, v.mtwo = dm.mtwo, v.bits = dm.bits;
             v.gbase = p.gbase.data(), v.prod = prod.data();
             rc = o.mode == CZ_SPMV_SPLIT ? emu_npl<uint32_t, true>(o.npl, v, w, out)
                                          : emu_npl<uint32_t, false>(o.npl, v, w, out);
@@ -834,7 +818,7 @@ extern "C" cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *
             v.rp = cs->row_ptr;
             v.n_rows = cs->n_rows, v.n_chunks = p.n_chunks, v.col = cs->col, v.cidx = cs->cidx;
             v.cb = (int)cs->cidx_bytes, v.rows = p.rows, v.coefs = (const fr_t *)cs->coefs;
-            v.two = dm.two, v.mtwo = dm.mtwo;
+            v.two = dm.two, v.mtwo = dm.mtwo, v.bits = dm.bits;
             v.gbase = p.gbase.data(), v.prod = prod.data();
             rc = o.mode == CZ_SPMV_SPLIT ? emu_npl<uint64_t, true>(o.npl, v, w, out)
                                          : emu_npl<uint64_t, false>(o.npl, v, w, out);

@@ -56,6 +56,22 @@
 #define ST_NOUNROLL
 #endif
 
+/* x c for the general coefficient c at cp (not +-1, not +-2). With bits,
+ * x = 0 gives 0 and x = 1 gives c, without the product: most variables of a
+ * Filecoin witness are bits (every one of a PoRep label's). The top word
+ * is compared first, which a general value passes about never: two
+ * comparisons against the product's ~690 instructions. Exactly the
+ * product. Every kernel of the SpMV multiplies through it. */
+CZ_HD fr_t st_mul_coef(const fr_t &x, const fr_t *cp, bool bits)
+{
+    const uint32_t top = x.w[fr_t::N - 1];
+    if (bits && (top == 0 || top == fr_t::one().w[fr_t::N - 1])) {
+        if (x.is_zero()) return x;
+        if (x.is_one()) return ldg_fr(cp);
+    }
+    return x * ldg_fr(cp);
+}
+
 /* a matrix as the stream kernel reads it; OT is the row offsets' type */
 template <class OT> struct st_mat {
     uint64_t n_rows, n_chunks;
@@ -66,6 +82,7 @@ template <class OT> struct st_mat {
     uint32_t rows;        /* R, rows per chunk */
     const fr_t *coefs;
     uint32_t two, mtwo;    /* the indices of 2 and -2 (0xffffffff if absent): a doubling, no product */
+    uint32_t bits;         /* 1: no product on a 0 or a 1 of w (st_mul_coef) */
     const uint32_t *gbase; /* split: general non-zeros before each chunk */
     const fr_t *prod;      /* split: their products */
 };
@@ -285,7 +302,7 @@ CZ_HD void stream_chunk(W &wp, st_smem<NPL, SPLIT> *sm, const st_mat<OT> &m, con
                 fr_t x = ld_fr(&sm->slot[s]);
                 if (gi == m.two) x = x + x;
                 else if (gi == m.mtwo) x = fr_t::zero() - (x + x);
-                else x = x * ldg_fr(m.coefs + gi);
+                else x = st_mul_coef(x, m.coefs + gi, m.bits);
                 st_fr(&sm->slot[s], x);
             }
             wp.sync();
@@ -330,20 +347,21 @@ __global__ void __launch_bounds__(ST_WARPS * 32) k_stream(st_mat<OT> m, const fr
 }
 
 /* split mode: prod[j] = w[gcol[j]] * coefs[gci[j]] for the n general
- * non-zeros of the short rows (a doubling for the indices two and mtwo) */
+ * non-zeros of the short rows (a doubling for the indices two and mtwo;
+ * with bits, no product on a 0 or a 1) */
 CZ_HD void st_product(fr_t *prod, const uint32_t *gcol, const void *gci, int cb, const fr_t *coefs, uint32_t two,
-                      uint32_t mtwo, const fr_t *w, uint64_t j)
+                      uint32_t mtwo, bool bits, const fr_t *w, uint64_t j)
 {
     const uint32_t gi = st_idx(gci, cb, j);
     const fr_t x = ldg_fr(w + st_ro(gcol + j));
-    st_fr(prod + j, gi == two ? x + x : gi == mtwo ? fr_t::zero() - (x + x) : x * ldg_fr(coefs + gi));
+    st_fr(prod + j, gi == two ? x + x : gi == mtwo ? fr_t::zero() - (x + x) : st_mul_coef(x, coefs + gi, bits));
 }
 
 __global__ void k_products(fr_t *prod, const uint32_t *gcol, const void *gci, int cb, const fr_t *coefs, uint32_t two,
-                           uint32_t mtwo, const fr_t *w, uint64_t n)
+                           uint32_t mtwo, bool bits, const fr_t *w, uint64_t n)
 {
     for (uint64_t j = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += (uint64_t)gridDim.x * blockDim.x)
-        st_product(prod, gcol, gci, cb, coefs, two, mtwo, w, j);
+        st_product(prod, gcol, gci, cb, coefs, two, mtwo, bits, w, j);
 }
 
 #endif

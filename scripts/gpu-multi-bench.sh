@@ -27,6 +27,9 @@
 #   GPU_WORKERS        proving workers per device slot (default 2; 1 with SIM)
 #   OUT                where the files go (default BUILD_DIR/gpu-multi-bench),
 #                      one folder per count (k1, k2, ...) and summary.txt
+#   GPU_MULTI_DAEMON_BENCH  the script run for each count (default
+#                      scripts/gpu-daemon-bench.sh; tests/cli_gpu_multi.sh
+#                      gives a stand-in, to check this script's table)
 # NCCL is not used (partitions are independent); NVLink multicast stays off.
 # Exit status: 0 when every run completed all its proofs; 1 otherwise; 2 for
 # bad arguments.
@@ -77,7 +80,8 @@ for k in $COUNTS; do
     mkdir -p "$dir"
     echo "== $k device(s): devices = [$devices], device_copies = $copies, $proofs proofs, -j $((2 * k))"
     OUT="$dir" DEVICES="$devices" DEVICE_COPIES="$copies" GPU_WORKERS="$workers" SYNTH_CONCURRENCY="$synth" \
-        "$HERE/gpu-daemon-bench.sh" "$BUILD" "$LOG2" "$proofs" "$PARTS" $((2 * k)) > "$dir/run.txt" 2>&1 || rc=1
+        "${GPU_MULTI_DAEMON_BENCH:-$HERE/gpu-daemon-bench.sh}" "$BUILD" "$LOG2" "$proofs" "$PARTS" $((2 * k)) \
+        > "$dir/run.txt" 2>&1 || rc=1
     grep -E '^(proofs completed|GPU busy|device slot|wall|device stages)' "$dir/run.txt" | sed 's/^/   /'
     completed=$(sed -n 's/^proofs completed: *\([0-9]*\) of.*/\1/p' "$dir/run.txt")
     wall=$(sed -n 's/^wall (cuzk-bench batch): *\([0-9.]*\) s per proof/\1/p' "$dir/run.txt")

@@ -25,6 +25,7 @@
 # (default "": skipped, as each run adds about 40 s at 2^26).
 # Exit status: 0 when every test passed.
 set -u
+t_start=$(date +%s)
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-}
 if [ -z "$build" ]; then
@@ -179,4 +180,5 @@ for r in "${rows[@]}"; do
         printf '%-16s %-7s %10s %7s  %s\n' "$1" "$2" "$3" "$4" "${5:-}"
     fi
 done
+echo "gpu-check: $(( $(date +%s) - t_start )) s in all (build included when it built)"
 exit $status

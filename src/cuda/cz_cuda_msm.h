@@ -35,6 +35,12 @@ extern "C" {
 typedef struct cz_cuda_msm cz_cuda_msm;
 
 cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, size_t msglen);
+/* the same with the context's stream at the device's greatest priority
+ * (greatest != 0) instead of the least, the default, so that work on other
+ * streams runs only where the MSMs leave room: the partition prover's H
+ * stream (prover.cu, CZ_PROVER_OVERLAP). The stream is made once, with the
+ * context, and never replaced. */
+cz_err cz__cuda_msm_create_prio(cz_cuda_msm **out, int device, int greatest, char *msg, size_t msglen);
 void cz_cuda_msm_destroy(cz_cuda_msm *ctx);
 
 /* device memory for bases (or scalars): *dev = a copy of bytes bytes of
@@ -51,13 +57,6 @@ cz_err cz_cuda_msm_g2(cz_cuda_msm *ctx, cz_g2_jac *out, const cz_g2_aff *dev_bas
 /* the context's stream (a cudaStream_t): callers queue their own work on it
  * to run in order with the MSMs (the partition prover does) */
 void *cz__cuda_msm_stream(cz_cuda_msm *ctx);
-
-/* the context's stream made anew at the device's greatest priority (it is
- * created at the default, the least), so that work on other streams runs
- * only where the MSMs leave room: the partition prover's H stream
- * (prover.cu, CZ_PROVER_OVERLAP). Waits for the old stream; call it with
- * nothing else queued there. */
-cz_err cz__cuda_msm_stream_greatest(cz_cuda_msm *ctx, char *msg, size_t msglen);
 
 /* Internal, for tests and benchmarks: force the window width (2..21; 0 =
  * automatic) and the most (scalar, window) entries sorted at once (0 =

@@ -21,7 +21,13 @@ static int heavy_block_size(int dflt)
 
 extern "C" cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, size_t msglen)
 {
+    return cz__cuda_msm_create_prio(out, device, 0, msg, msglen);
+}
+
+extern "C" cz_err cz__cuda_msm_create_prio(cz_cuda_msm **out, int device, int greatest, char *msg, size_t msglen)
+{
     cz_err err = CZ_OK;
+    int least_prio = 0, greatest_prio = 0;
     int count = 0;
     cz_cuda_msm *ctx = (cz_cuda_msm *)calloc(1, sizeof *ctx);
     *out = NULL;
@@ -56,7 +62,8 @@ extern "C" cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, s
         goto fail;
     }
     CK(cudaSetDevice(device));
-    CK(cudaStreamCreateWithFlags(&ctx->stream, cudaStreamNonBlocking));
+    CK(cudaDeviceGetStreamPriorityRange(&least_prio, &greatest_prio));
+    CK(cudaStreamCreateWithPriority(&ctx->stream, cudaStreamNonBlocking, greatest ? greatest_prio : least_prio));
     CK(cudaMallocHost((void **)&ctx->host_counters, 64));
     CK(cudaMallocHost(&ctx->host_win, CZ_MSM_HOST_WIN_BYTES));
     *out = ctx;
@@ -100,23 +107,6 @@ extern "C" void cz_cuda_msm_free(cz_cuda_msm *ctx, void *dev)
 }
 
 extern "C" void *cz__cuda_msm_stream(cz_cuda_msm *ctx) { return (void *)ctx->stream; }
-
-extern "C" cz_err cz__cuda_msm_stream_greatest(cz_cuda_msm *ctx, char *msg, size_t msglen)
-{
-    cz_err err = CZ_OK;
-    int least = 0, greatest = 0;
-    cudaStream_t s = NULL;
-    CK(cudaSetDevice(ctx->device));
-    CK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    CK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest));
-    CK(cudaStreamSynchronize(ctx->stream));
-    cudaStreamDestroy(ctx->stream);
-    ctx->stream = s;
-    return CZ_OK;
-fail:
-    if (s) cudaStreamDestroy(s);
-    return err;
-}
 
 extern "C" void cz__cuda_msm_config(cz_cuda_msm *ctx, int window_bits, size_t max_entries)
 {

@@ -190,7 +190,7 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
         int overlap = ov && *ov ? (int)strtol(ov, NULL, 10) : 0;
         if (overlap < 0 || overlap > 2) overlap = 0;
         /* with overlap the MSM context's stream gets the greatest priority
-         * (cz__cuda_msm_stream_greatest, when it is made) */
+         * (cz__cuda_msm_create_prio, when it is made) */
         if (overlap) {
             int least = 0, greatest = 0;
             CZ_CK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
@@ -913,8 +913,7 @@ static cz_err prove_one(void *wp, void *keyp, const cz_fr *wit, const cz_fr *com
         goto fail;
     }
     if (!b->msm) {
-        if ((e = cz_cuda_msm_create(&b->msm, b->device, msg, msglen))) goto fail;
-        if (b->hst && (e = cz__cuda_msm_stream_greatest(b->msm, msg, msglen))) goto fail;
+        if ((e = cz__cuda_msm_create_prio(&b->msm, b->device, b->hst != NULL, msg, msglen))) goto fail;
     }
     if (!b->have_ev) {
         for (int i = 0; i < EV_COUNT; i++) CZ_CK(cudaEventCreate(&b->ev[i]));

@@ -62,21 +62,48 @@ static void inv_lanes(cz_fp ai[8], const cz_fp acc[8])
     }
 }
 
-void cz__fp_chord_x8_scalar(cz_fp *o, const cz_fp *a, const cz_fp *b, const cz_fp num[8], const cz_fp inv[8])
-{
-    for (int i = 0; i < 8; i++) {
-        const cz_fp *ax = &a[2 * i], *ay = &a[2 * i + 1], *bx = &b[2 * i];
-        cz_fp l, x3, d;
-        cz_fp_mul(&l, &num[i], &inv[i]);
-        cz_fp_sqr(&x3, &l);
-        cz_fp_sub(&x3, &x3, ax);
-        cz_fp_sub(&x3, &x3, bx);
-        cz_fp_sub(&d, ax, &x3);
-        cz_fp_mul(&d, &d, &l);
-        cz_fp_sub(&o[2 * i + 1], &d, ay);
-        o[2 * i] = x3;
+/* The scalar chord step and curve check, one definition for F = cz_fp (P =
+ * fp) and F = cz_fp2 (P = fp2): the fallbacks of the vector code and its
+ * test reference.
+ *   chord: for each of 8 points a_i = (a[2i], a[2i+1]) and x-coordinates
+ *          b[2i], with l = num[i] inv[i]: x3 = l^2 - a.x - b.x and
+ *          y3 = l (a.x - x3) - a.y into o[2i], o[2i+1];
+ *   curve: bit i set when point i (stride bytes apart at pts) is on
+ *          y^2 = x^3 + b. */
+#define CZ__X8_SCALAR_FNS(F, P)                                                                        \
+    void cz__##P##_chord_x8_scalar(F *o, const F *a, const F *b, const F num[8], const F inv[8])       \
+    {                                                                                                  \
+        for (int i = 0; i < 8; i++) {                                                                  \
+            const F *ax = &a[2 * i], *ay = &a[2 * i + 1], *bx = &b[2 * i];                             \
+            F l, x3, d;                                                                                \
+            cz_##P##_mul(&l, &num[i], &inv[i]);                                                        \
+            cz_##P##_sqr(&x3, &l);                                                                     \
+            cz_##P##_sub(&x3, &x3, ax);                                                                \
+            cz_##P##_sub(&x3, &x3, bx);                                                                \
+            cz_##P##_sub(&d, ax, &x3);                                                                 \
+            cz_##P##_mul(&d, &d, &l);                                                                  \
+            cz_##P##_sub(&o[2 * i + 1], &d, ay);                                                       \
+            o[2 * i] = x3;                                                                             \
+        }                                                                                              \
+    }                                                                                                  \
+    unsigned cz__##P##_curve_x8_scalar(const void *pts, size_t stride, const F *b)                     \
+    {                                                                                                  \
+        unsigned ok = 0;                                                                               \
+        for (int i = 0; i < 8; i++) {                                                                  \
+            F x, y, l, r;                                                                              \
+            memcpy(&x, (const uint8_t *)pts + stride * (size_t)i, sizeof x);                           \
+            memcpy(&y, (const uint8_t *)pts + stride * (size_t)i + sizeof x, sizeof y);                \
+            cz_##P##_sqr(&l, &y);                                                                      \
+            cz_##P##_sqr(&r, &x);                                                                      \
+            cz_##P##_mul(&r, &r, &x);                                                                  \
+            cz_##P##_add(&r, &r, b);                                                                   \
+            ok |= (unsigned)cz_##P##_eq(&l, &r) << i;                                                  \
+        }                                                                                              \
+        return ok;                                                                                     \
     }
-}
+
+CZ__X8_SCALAR_FNS(cz_fp, fp)
+CZ__X8_SCALAR_FNS(cz_fp2, fp2)
 
 void cz__fp_inv_x8_scalar(cz_fp *den, void *scratch, size_t ng)
 {
@@ -92,38 +119,6 @@ void cz__fp_inv_x8_scalar(cz_fp *den, void *scratch, size_t ng)
         cz_fp_mul(&den[t], &ai[t % 8], &pre[t]);
         cz_fp_mul(&ai[t % 8], &ai[t % 8], &d);
     }
-}
-
-unsigned cz__fp_curve_x8_scalar(const void *pts, size_t stride, const cz_fp *b)
-{
-    unsigned ok = 0;
-    for (int i = 0; i < 8; i++) {
-        cz_fp x, y, l, r;
-        memcpy(&x, (const uint8_t *)pts + stride * (size_t)i, sizeof x);
-        memcpy(&y, (const uint8_t *)pts + stride * (size_t)i + sizeof x, sizeof y);
-        cz_fp_sqr(&l, &y);
-        cz_fp_sqr(&r, &x);
-        cz_fp_mul(&r, &r, &x);
-        cz_fp_add(&r, &r, b);
-        ok |= (unsigned)cz_fp_eq(&l, &r) << i;
-    }
-    return ok;
-}
-
-unsigned cz__fp2_curve_x8_scalar(const void *pts, size_t stride, const cz_fp2 *b)
-{
-    unsigned ok = 0;
-    for (int i = 0; i < 8; i++) {
-        cz_fp2 x, y, l, r;
-        memcpy(&x, (const uint8_t *)pts + stride * (size_t)i, sizeof x);
-        memcpy(&y, (const uint8_t *)pts + stride * (size_t)i + sizeof x, sizeof y);
-        cz_fp2_sqr(&l, &y);
-        cz_fp2_sqr(&r, &x);
-        cz_fp2_mul(&r, &r, &x);
-        cz_fp2_add(&r, &r, b);
-        ok |= (unsigned)(cz_fp_eq(&l.c0, &r.c0) & cz_fp_eq(&l.c1, &r.c1)) << i;
-    }
-    return ok;
 }
 
 #if CZ_FP_X8_IFMA
@@ -804,23 +799,6 @@ void cz__fp2_mul_x8_scalar(cz_fp2 out[8], const cz_fp2 a[8], const cz_fp2 b[8])
 void cz__fp2_sqr_x8_scalar(cz_fp2 out[8], const cz_fp2 a[8])
 {
     for (int i = 0; i < 8; i++) cz_fp2_sqr(&out[i], &a[i]);
-}
-
-void cz__fp2_chord_x8_scalar(cz_fp2 *o, const cz_fp2 *a, const cz_fp2 *b, const cz_fp2 num[8],
-                             const cz_fp2 inv[8])
-{
-    for (int i = 0; i < 8; i++) {
-        const cz_fp2 *ax = &a[2 * i], *ay = &a[2 * i + 1], *bx = &b[2 * i];
-        cz_fp2 l, x3, d;
-        cz_fp2_mul(&l, &num[i], &inv[i]);
-        cz_fp2_sqr(&x3, &l);
-        cz_fp2_sub(&x3, &x3, ax);
-        cz_fp2_sub(&x3, &x3, bx);
-        cz_fp2_sub(&d, ax, &x3);
-        cz_fp2_mul(&d, &d, &l);
-        cz_fp2_sub(&o[2 * i + 1], &d, ay);
-        o[2 * i] = x3;
-    }
 }
 
 void cz__fp2_inv_x8_scalar(cz_fp2 *den, void *scratch, size_t ng)

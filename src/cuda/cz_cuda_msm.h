@@ -35,12 +35,13 @@ extern "C" {
 typedef struct cz_cuda_msm cz_cuda_msm;
 
 cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, size_t msglen);
-/* the same with the context's stream at the device's greatest priority
- * (greatest != 0) instead of the least, the default, so that work on other
- * streams runs only where the MSMs leave room: the partition prover's H
- * stream (prover.cu, CZ_PROVER_OVERLAP). The stream is made once, with the
- * context, and never replaced. */
-cz_err cz__cuda_msm_create_prio(cz_cuda_msm **out, int device, int greatest, char *msg, size_t msglen);
+/* the same with the context's stream at a CUDA stream priority (0, the
+ * default, is the least; cudaDeviceGetStreamPriorityRange gives the
+ * greatest): the partition prover puts its MSMs at the greatest so that
+ * work on its H stream runs only where they leave room (prover.cu,
+ * CZ_PROVER_OVERLAP). The stream is made once, with the context, and
+ * never replaced. */
+cz_err cz__cuda_msm_create_prio(cz_cuda_msm **out, int device, int priority, char *msg, size_t msglen);
 void cz_cuda_msm_destroy(cz_cuda_msm *ctx);
 
 /* device memory for bases (or scalars): *dev = a copy of bytes bytes of

@@ -24,10 +24,9 @@ extern "C" cz_err cz_cuda_msm_create(cz_cuda_msm **out, int device, char *msg, s
     return cz__cuda_msm_create_prio(out, device, 0, msg, msglen);
 }
 
-extern "C" cz_err cz__cuda_msm_create_prio(cz_cuda_msm **out, int device, int greatest, char *msg, size_t msglen)
+extern "C" cz_err cz__cuda_msm_create_prio(cz_cuda_msm **out, int device, int priority, char *msg, size_t msglen)
 {
     cz_err err = CZ_OK;
-    int least_prio = 0, greatest_prio = 0;
     int count = 0;
     cz_cuda_msm *ctx = (cz_cuda_msm *)calloc(1, sizeof *ctx);
     *out = NULL;
@@ -62,8 +61,7 @@ extern "C" cz_err cz__cuda_msm_create_prio(cz_cuda_msm **out, int device, int gr
         goto fail;
     }
     CK(cudaSetDevice(device));
-    CK(cudaDeviceGetStreamPriorityRange(&least_prio, &greatest_prio));
-    CK(cudaStreamCreateWithPriority(&ctx->stream, cudaStreamNonBlocking, greatest ? greatest_prio : least_prio));
+    CK(cudaStreamCreateWithPriority(&ctx->stream, cudaStreamNonBlocking, priority));
     CK(cudaMallocHost((void **)&ctx->host_counters, 64));
     CK(cudaMallocHost(&ctx->host_win, CZ_MSM_HOST_WIN_BYTES));
     *out = ctx;

@@ -105,6 +105,7 @@ struct dev_backend {
     cudaStream_t hst;   /* the H stream: SpMV and H beside the witness MSMs; NULL without
                            (CZ_PROVER_OVERLAP: 0 one stream, the default; 1 the H stream
                            below the MSMs' priority, 2 at the same, the greatest) */
+    int msm_prio;       /* the compute stream's priority: 0 (the least), the greatest with hst */
     void *d_abc;        /* 3 x domain Fr */
     size_t abc_cap;
     cudaEvent_t ev[EV_COUNT]; /* compute-stage marks */
@@ -195,6 +196,7 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
             int least = 0, greatest = 0;
             CZ_CK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
             CZ_CK(cudaStreamCreateWithPriority(&b->hst, cudaStreamNonBlocking, overlap == 2 ? greatest : least));
+            b->msm_prio = greatest;
         }
     }
     snprintf(name, namelen, "cuda:%d (%s)", b->device, prop.name);
@@ -913,7 +915,7 @@ static cz_err prove_one(void *wp, void *keyp, const cz_fr *wit, const cz_fr *com
         goto fail;
     }
     if (!b->msm) {
-        if ((e = cz__cuda_msm_create_prio(&b->msm, b->device, b->hst != NULL, msg, msglen))) goto fail;
+        if ((e = cz__cuda_msm_create_prio(&b->msm, b->device, b->msm_prio, msg, msglen))) goto fail;
     }
     if (!b->have_ev) {
         for (int i = 0; i < EV_COUNT; i++) CZ_CK(cudaEventCreate(&b->ev[i]));

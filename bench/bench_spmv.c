@@ -46,25 +46,6 @@ static void plain_spmv(const cz_r1cs *r, const cz_fr *w, cz_fr *out)
     }
 }
 
-/* general-coefficient terms of the system, and those of them on a 0 or a 1 */
-static void shape(const cz_r1cs *r, const cz_fr *w, uint64_t *gen, uint64_t *gen_bits)
-{
-    cz_fr two, mtwo;
-    cz_fr_from_u64(&two, 2);
-    cz_fr_neg(&mtwo, &two);
-    *gen = *gen_bits = 0;
-    for (int k = 0; k < 3; k++) {
-        const cz_csr *m = &r->m[k];
-        for (uint64_t q = 0; q < m->nnz; q++) {
-            uint32_t ci = cz_csr_cidx(m, q);
-            if (ci < 2 || cz_fr_eq(&m->coefs[ci], &two) || cz_fr_eq(&m->coefs[ci], &mtwo)) continue;
-            const cz_fr *x = &w[m->col[q]];
-            ++*gen;
-            *gen_bits += cz_fr_is_zero(x) || cz_fr_eq(x, &cz_fr_one_mont);
-        }
-    }
-}
-
 static void one_system(cz_bench *b, const char *gadget, long copies, const char *op, const char *note)
 {
     if (!cz__bench_wants(b, op)) return;
@@ -99,8 +80,12 @@ static void one_system(cz_bench *b, const char *gadget, long copies, const char 
     plain_spmv(&s.r, s.w, want);
     cz__bench_once(b, op, note, run_spmv, &s);
     if (memcmp(s.out, want, 3 * n * sizeof *want)) cz__bench_note(b, "WARNING: spmv/%s result is wrong", op);
-    uint64_t gen, gen_bits;
-    shape(&s.r, s.w, &gen, &gen_bits);
+    uint64_t gen = 0, gen_bits = 0;
+    for (int k = 0; k < 3; k++) {
+        uint64_t nb;
+        gen += cz_csr_general_terms(&s.r.m[k], s.w, &nb);
+        gen_bits += nb;
+    }
     cz__bench_note(b, "spmv/%s: %llu rows, %llu non-zeros, %llu general-coefficient terms (%.1f %% of them on a 0 "
                    "or a 1)", op, (unsigned long long)n,
                    (unsigned long long)(s.r.m[0].nnz + s.r.m[1].nnz + s.r.m[2].nnz), (unsigned long long)gen,

@@ -2,7 +2,8 @@
  * (general coefficients on random values, bits, -1 and 2; the coefficients
  * +-1 and +-2),
  * satisfaction check (and the first failing row it names), density bitmaps
- * against a direct count, coefficient-index widths. */
+ * against a direct count, coefficient-index widths, the general-term count
+ * of the SpMV benchmarks. */
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -149,6 +150,31 @@ int main(void)
         cz_fr_zero(&w[2]); /* now y must be 0 */
         CHECK(!cz_r1cs_is_satisfied(&r, w, &bad, NULL));
         CHECK(bad == 2);
+        cz_r1cs_free(&r);
+    }
+    {
+        /* cz_csr_general_terms: one row of A with +1, -1, 2, -2 (not
+         * general) and 3, 5, 7, 9 on 0, 1, a random value and 1 */
+        cz_r1cs_builder *b;
+        CHECK(cz_r1cs_builder_new(&b, 1, 8) == CZ_OK);
+        static const int64_t coef[8] = {1, -1, 2, -2, 3, 5, 7, 9};
+        for (int v = 1; v <= 8; v++) {
+            cz_fr c;
+            cz_fr_from_u64(&c, (uint64_t)(coef[v - 1] < 0 ? -coef[v - 1] : coef[v - 1]));
+            if (coef[v - 1] < 0) cz_fr_neg(&c, &c);
+            CHECK(cz_r1cs_builder_term(b, CZ_A, v, &c) == CZ_OK);
+        }
+        CHECK(cz_r1cs_builder_end_constraint(b) == CZ_OK);
+        cz_r1cs r;
+        CHECK(cz_r1cs_builder_finish(b, &r) == CZ_OK);
+        cz_fr w[9];
+        for (int v = 0; v < 9; v++) cz_fr_one(&w[v]);
+        cz_fr_zero(&w[5]);
+        cz_fr_random(&w[7], &rng);
+        uint64_t on_bits = 99;
+        CHECK(cz_csr_general_terms(&r.m[CZ_A], w, &on_bits) == 4);
+        CHECK_MSG(on_bits == 3, "general terms on bits: %llu", (unsigned long long)on_bits);
+        CHECK(cz_csr_general_terms(&r.m[CZ_B], w, &on_bits) == 0 && on_bits == 0);
         cz_r1cs_free(&r);
     }
     cz_pool_destroy(pool);

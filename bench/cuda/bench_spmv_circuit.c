@@ -40,30 +40,6 @@
 #define CACHE_LINES_LOG 19 /* 2^19 lines of 64 bytes: 32 MiB */
 
 
-/* non-zeros of m whose coefficient needs a product: not +-1, not +-2; *on_bits
- * gets those of them whose w is 0 or 1 (no product with the bit shortcut) */
-static uint64_t products(const cz_csr *m, const cz_fr *w, uint64_t *on_bits)
-{
-    cz_fr two, mtwo;
-    cz_fr_from_u64(&two, 2);
-    cz_fr_neg(&mtwo, &two);
-    uint32_t it = UINT32_MAX, imt = UINT32_MAX;
-    for (uint32_t i = 2; i < m->n_coefs; i++) {
-        if (!memcmp(&m->coefs[i], &two, sizeof two)) it = i;
-        if (!memcmp(&m->coefs[i], &mtwo, sizeof mtwo)) imt = i;
-    }
-    uint64_t n = 0, nb = 0;
-    for (uint64_t i = 0; i < m->nnz; i++) {
-        uint32_t c = cz_csr_cidx(m, i);
-        if (c < 2 || c == it || c == imt) continue;
-        const cz_fr *x = &w[m->col[i]];
-        n++;
-        nb += cz_fr_is_zero(x) || cz_fr_eq(x, &cz_fr_one_mont);
-    }
-    *on_bits += nb;
-    return n;
-}
-
 /* bytes of w one matrix's walk in row order fetches through the cache model */
 static double model_w_bytes(const cz_csr *m, uint64_t *tags)
 {
@@ -230,7 +206,9 @@ int cz_bench_spmv_circuit(int argc, char **argv)
     for (int k = 0; k < 3; k++) {
         base += (double)r.m[k].nnz * (4 + r.m[k].cidx_bytes);
         if (r.m[k].nnz) w_model += model_w_bytes(&r.m[k], tags);
-        nprod += products(&r.m[k], w, &nprod_bits);
+        uint64_t nb;
+        nprod += cz_csr_general_terms(&r.m[k], w, &nb);
+        nprod_bits += nb;
     }
     double fr_rate = 0, fr_ms, mhz;
     int sms;

@@ -193,9 +193,9 @@ static void row_dot(cz_fr *out, const cz_csr *m, uint64_t row, const cz_fr *w)
         const cz_fr *x = &w[m->col[k]];
         if (ci == 0) cz_fr_add(&acc, &acc, x);
         else if (ci == 1) cz_fr_sub(&acc, &acc, x);
-        else if ((x->l[3] == 0 || x->l[3] == cz_fr_one_mont.l[3]) && (cz_fr_is_zero(x) || cz_fr_eq(x, &cz_fr_one_mont))) {
-            if (!cz_fr_is_zero(x)) cz_fr_add(&acc, &acc, &m->coefs[ci]);
-        } else {
+        else if (x->l[3] == 0 && cz_fr_is_zero(x)) continue;
+        else if (x->l[3] == cz_fr_one_mont.l[3] && cz_fr_eq(x, &cz_fr_one_mont)) cz_fr_add(&acc, &acc, &m->coefs[ci]);
+        else {
             cz_fr t;
             cz_fr_mul(&t, x, &m->coefs[ci]);
             cz_fr_add(&acc, &acc, &t);
@@ -226,6 +226,23 @@ void cz_r1cs_spmv(const cz_r1cs *r, const cz_fr *w, cz_fr *a, cz_fr *b, cz_fr *c
 {
     struct spmv_job j = {.r = r, .w = w, .out = {a, b, c}};
     cz_pool_run(pool, (r->n_constraints + ROW_CHUNK - 1) / ROW_CHUNK, spmv_chunk, &j);
+}
+
+uint64_t cz_csr_general_terms(const cz_csr *m, const cz_fr *w, uint64_t *on_bits)
+{
+    cz_fr two, mtwo;
+    cz_fr_from_u64(&two, 2);
+    cz_fr_neg(&mtwo, &two);
+    uint64_t n = 0, nb = 0;
+    for (uint64_t k = 0; k < m->nnz; k++) {
+        uint32_t ci = cz_csr_cidx(m, k);
+        if (ci < 2 || cz_fr_eq(&m->coefs[ci], &two) || cz_fr_eq(&m->coefs[ci], &mtwo)) continue;
+        const cz_fr *x = &w[m->col[k]];
+        n++;
+        nb += cz_fr_is_zero(x) || cz_fr_eq(x, &cz_fr_one_mont);
+    }
+    *on_bits = nb;
+    return n;
 }
 
 /* first row in [lo, hi) with <A,w><B,w> != <C,w>, plus one; 0 when none */

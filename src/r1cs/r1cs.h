@@ -84,6 +84,11 @@ void cz_r1cs_spmv(const cz_r1cs *r, const cz_fr *w, cz_fr *a, cz_fr *b, cz_fr *c
 /* 1 if w satisfies every constraint; else 0 and *bad_row = the first failing
  * constraint */
 int cz_r1cs_is_satisfied(const cz_r1cs *r, const cz_fr *w, uint64_t *bad_row, cz_pool *pool);
+/* for the SpMV benchmarks: the non-zeros of m whose coefficient is neither
+ * +-1 nor +-2 (a product on the device, which doubles for +-2), and in
+ * *on_bits those of them on a 0 or a 1 of w (no product with the bit
+ * shortcut) */
+uint64_t cz_csr_general_terms(const cz_csr *m, const cz_fr *w, uint64_t *on_bits);
 /* density bitmaps: bit v set when column v of matrix `which` has a non-zero.
  * bits must hold (n_vars + 63) / 64 words; returns the popcount */
 uint64_t cz_r1cs_density(const cz_r1cs *r, int which, uint64_t *bits);

@@ -7,9 +7,10 @@
  * 1-, 2- and 4-byte coefficient indices (A draws from a few coefficients,
  * B from about a thousand, C from more than 65536). One more system has rows of 0, 1, 2, 31, 32 and
  * 33 non-zeros only, at the short-row limit and across the warp kernels'
- * passes, and one of packings (run_packing). Every system runs through
+ * passes, one of packings (run_packing), and one at the 16-bit offsets'
+ * limit (run_span). Every system runs through
  * every short-row mode (thread with 1, 2 and 4 gathers and rows of up to
- * 1, 4, 8 and 32 non-zeros a thread, 32- and 64-bit offsets; warp and split with their default
+ * 1, 4, 8 and 32 non-zeros a thread, 16-, 32- and 64-bit offsets; warp and split with their default
  * and with small, large and odd chunks, passes of 32 to 256 non-zeros, 32-
  * and 64-bit offsets) and every output element must match bit for bit.
  * Every mode's kernel code also runs compiled for the host
@@ -41,12 +42,15 @@ static void coef_for(cz_fr *c, int which, cz_fr *pool_a, cz_fr *pool_b)
 }
 
 /* the modes every system runs through: {mode, gather, rows, npl, wide, tmax, bits}; bits 0 is the
- * default (a general coefficient on a 0 or a 1 without a product), 2 always the product */
+ * default (a general coefficient on a 0 or a 1 without a product), 2 always the product; wide 0
+ * the narrowest offsets (thread mode: 16-bit where a matrix's groups of 32 rows allow), 1 64-bit,
+ * 2 at most 32-bit */
 static const cz_cuda_spmv_opts MODES[] = {
     {CZ_SPMV_THREAD, 1, 0, 0, 0, 0, 0}, {CZ_SPMV_THREAD, 2, 0, 0, 0, 0, 0}, {CZ_SPMV_THREAD, 4, 0, 0, 0, 0, 0},
     {CZ_SPMV_THREAD, 2, 0, 0, 0, 1, 0}, {CZ_SPMV_THREAD, 1, 0, 0, 0, 4, 0}, {CZ_SPMV_THREAD, 4, 0, 0, 0, 8, 0},
     {CZ_SPMV_THREAD, 2, 0, 0, 0, 32, 0}, {CZ_SPMV_THREAD, 2, 0, 0, 1, 0, 0}, {CZ_SPMV_THREAD, 1, 0, 0, 1, 4, 0},
     {CZ_SPMV_THREAD, 4, 0, 0, 1, 32, 0}, {CZ_SPMV_THREAD, 2, 0, 0, 0, 0, 2}, {CZ_SPMV_THREAD, 1, 0, 0, 0, 4, 2},
+    {CZ_SPMV_THREAD, 2, 0, 0, 2, 0, 0}, {CZ_SPMV_THREAD, 4, 0, 0, 2, 4, 0}, {CZ_SPMV_THREAD, 1, 0, 0, 2, 32, 2},
     {CZ_SPMV_WARP, 0, 0, 4, 0, 0, 0},   {CZ_SPMV_WARP, 0, 0, 8, 0, 0, 0},    {CZ_SPMV_WARP, 0, 32, 1, 0, 0, 0},
     {CZ_SPMV_WARP, 0, 100, 2, 1, 0, 0}, {CZ_SPMV_WARP, 0, 128, 4, 0, 0, 0},  {CZ_SPMV_WARP, 0, 7, 8, 1, 0, 0},
     {CZ_SPMV_SPLIT, 0, 0, 4, 0, 0, 0},  {CZ_SPMV_SPLIT, 0, 0, 8, 1, 0, 0},   {CZ_SPMV_SPLIT, 0, 32, 1, 1, 0, 0},
@@ -59,10 +63,11 @@ static const cz_cuda_spmv_opts MODES[] = {
 static void mode_name(char *buf, size_t len, const cz_cuda_spmv_opts *o)
 {
     const char *bits = o->bits == 2 ? " products on bits" : "";
+    const char *width = o->wide == 1 ? "64-bit" : o->wide ? "32-bit" : o->mode == CZ_SPMV_THREAD ? "narrowest" : "32-bit";
     if (o->mode == CZ_SPMV_THREAD)
-        snprintf(buf, len, "thread gather %d tmax %d %s%s", o->gather, o->tmax, o->wide ? "64-bit" : "32-bit", bits);
+        snprintf(buf, len, "thread gather %d tmax %d %s%s", o->gather, o->tmax, width, bits);
     else snprintf(buf, len, "%s rows %d npl %d %s%s", o->mode == CZ_SPMV_WARP ? "warp" : "split", o->rows, o->npl,
-                  o->wide ? "64-bit" : "32-bit", bits);
+                  width, bits);
 }
 
 static void compare(const char *where, const cz_fr *got, const cz_fr *want, uint64_t n_rows)
@@ -220,6 +225,51 @@ static void run_packing(int dev)
            (unsigned long long)r.m[0].nnz, (unsigned long long)r.m[1].nnz, (unsigned long long)r.m[2].nnz);
     check_system(&r, dev);
 }
+/* thread mode's 16-bit offsets at their limit: in A the first group of 32
+ * rows spans exactly 0xffff non-zeros (a 65505-wide row, then 30 rows of
+ * one), in B one more (16 bits do not hold it, so B's offsets are 32-bit),
+ * C's rows are short; n_rows not a multiple of 32, so the last group is
+ * partial. The widths offset_bits picks are checked, then every mode's
+ * sums. */
+static void run_span(int dev)
+{
+    const uint64_t n_rows = 200, nv = 70000;
+    cz_r1cs_builder *b;
+    cz_r1cs r;
+    CHECK(cz_r1cs_builder_new(&b, 1, nv - 1) == CZ_OK);
+    for (uint64_t row = 0; row < n_rows; row++) {
+        for (int k = 0; k < 3; k++) {
+            uint64_t len = 1 + cz_rng_u64(&rng) % 6;
+            if (row == 0 && k < 2) len = 65505 + (uint64_t)k;
+            else if (row >= 1 && row <= 30 && k < 2) len = 1;
+            for (uint64_t t = 0; t < len; t++) {
+                cz_fr c;
+                uint64_t h = cz_rng_u64(&rng);
+                if (h % 4 == 0) cz_fr_random(&c, &rng);
+                else cz_fr_from_u64(&c, 1 + h % 3);
+                CHECK(cz_r1cs_builder_term(b, k, (row * 7 + t) % nv, &c) == CZ_OK);
+            }
+        }
+        CHECK(cz_r1cs_builder_end_constraint(b) == CZ_OK);
+    }
+    CHECK(cz_r1cs_builder_finish(b, &r) == CZ_OK);
+    const cz_cuda_spmv_opts narrow = {CZ_SPMV_THREAD, 2, 0, 0, 0, 0, 0}, o32 = {CZ_SPMV_THREAD, 2, 0, 0, 2, 0, 0},
+                            o64 = {CZ_SPMV_THREAD, 2, 0, 0, 1, 0, 0}, warp = {CZ_SPMV_WARP, 0, 0, 8, 0, 0, 0};
+    CHECK(r.m[0].row_ptr[31] - r.m[0].row_ptr[0] == 0xffff);
+    CHECK(r.m[1].row_ptr[31] - r.m[1].row_ptr[0] == 0x10000);
+    CHECK_MSG(cz__cuda_spmv_offset_bits(&r.m[0], &narrow) == 16, "A's offsets: %d bits, not 16",
+              cz__cuda_spmv_offset_bits(&r.m[0], &narrow));
+    CHECK_MSG(cz__cuda_spmv_offset_bits(&r.m[1], &narrow) == 32, "B's offsets: %d bits, not 32",
+              cz__cuda_spmv_offset_bits(&r.m[1], &narrow));
+    CHECK(cz__cuda_spmv_offset_bits(&r.m[2], &narrow) == 16);
+    CHECK(cz__cuda_spmv_offset_bits(&r.m[0], &o32) == 32);
+    CHECK(cz__cuda_spmv_offset_bits(&r.m[0], &o64) == 64);
+    CHECK(cz__cuda_spmv_offset_bits(&r.m[2], &warp) == 32);
+    printf("test_cuda_spmv: 16-bit offsets at their limit, %llu rows, nnz %llu/%llu/%llu\n",
+           (unsigned long long)n_rows, (unsigned long long)r.m[0].nnz, (unsigned long long)r.m[1].nnz,
+           (unsigned long long)r.m[2].nnz);
+    check_system(&r, dev);
+}
 #endif
 
 int main(void)
@@ -236,6 +286,7 @@ int main(void)
     run_one(5, 200000, 150001, dense, 9, 0, dev);
     run_one(2, 3000, 3001, dense, 9, 1, dev);
     run_packing(dev);
+    run_span(dev);
     if (!dev)
         printf("test_cuda_spmv: SKIP (no CUDA device); every mode's kernel code compiled for the host was "
                "checked\n");

@@ -61,15 +61,17 @@ static int usage(void)
                     "  NAME and its keys as in `cuzk gadget list`, e.g. post --copies 300 (a 2^24-row\n"
                     "  WindowPoSt-shaped system) or label --copies 32; LIST: comma-separated short-row\n"
                     "  modes, each thread[:TMAX], warp or split, /mul after one to multiply the\n"
-                    "  coefficients on bits too, /wide to keep 64-bit row offsets (default: the\n"
-                    "  environment's choice),\n"
+                    "  coefficients on bits too, /wide to keep 64-bit row offsets, /o32 32-bit ones, /g1, /g2 or /g4\n"
+                    "  for thread mode's gathers in flight a thread (default: the environment's choice),\n"
                     "  run in turn K times on the one recorded system\n");
     return 2;
 }
 
 /* "thread:8" -> {CZ_SPMV_THREAD, tmax 8}; suffixes: "/mul" multiplies the
  * general coefficients on bits too (bits 2), "/wide" keeps 64-bit row
- * offsets (wide 1); 0 on a bad item */
+ * offsets (wide 1), "/o32" at most 32-bit ones (wide 2: not thread mode's
+ * 16-bit ones), "/g1", "/g2", "/g4" set thread mode's gathers in flight
+ * a thread (else CZ_SPMV_GATHER's, else 2); 0 on a bad item */
 static int parse_mode(const char *it, size_t len, cz_cuda_spmv_opts *o)
 {
     char buf[32];
@@ -83,9 +85,12 @@ static int parse_mode(const char *it, size_t len, cz_cuda_spmv_opts *o)
         for (char *f = strtok(slash + 1, "/"); f; f = strtok(NULL, "/")) {
             if (!strcmp(f, "mul") && !o->bits) o->bits = 2;
             else if (!strcmp(f, "wide") && !o->wide) o->wide = 1;
+            else if (!strcmp(f, "o32") && !o->wide) o->wide = 2;
+            else if (f[0] == 'g' && (f[1] == '1' || f[1] == '2' || f[1] == '4') && !f[2] && !o->gather)
+                o->gather = f[1] - '0';
             else return 0;
         }
-        if (!o->bits && !o->wide) return 0; /* a bare "/" */
+        if (!o->bits && !o->wide && !o->gather) return 0; /* a bare "/" */
     }
     char *colon = strchr(buf, ':');
     if (colon) {
@@ -257,11 +262,14 @@ int cz_bench_spmv_circuit(int argc, char **argv)
             printf("spmv-circuit %s x %ld [%s]: %.3f ms (median of %ld), all %llu outputs equal to the CPU's; "
                    "-> %.2fx once, %.2fx model, %.2fx products, %.2fx binding\n", g->name, copies, desc, ms, reps,
                    (unsigned long long)(3 * n), ms / f_once, ms / f_model, ms / fp, ms / f_bind);
-            char mode[24];
+            char mode[40];
             sscanf(desc, "%15s", mode);
             if (modes[mi].tmax) snprintf(mode + strlen(mode), sizeof mode - strlen(mode), ":%d", modes[mi].tmax);
             if (mul_all) snprintf(mode + strlen(mode), sizeof mode - strlen(mode), "/mul");
             if (strstr(desc, "64-bit offsets")) snprintf(mode + strlen(mode), sizeof mode - strlen(mode), "/wide");
+            if (modes[mi].mode == CZ_SPMV_THREAD && strstr(desc, " 32-bit offsets"))
+                snprintf(mode + strlen(mode), sizeof mode - strlen(mode), "/o32");
+            if (modes[mi].gather) snprintf(mode + strlen(mode), sizeof mode - strlen(mode), "/g%d", modes[mi].gather);
             printf("RESULT spmv-circuit %sx%ld %.3f %.2fx-floor,%.2fx-model-floor,%.2fx-binding-floor,%lluM-nnz,"
                    "%lluM-products,%lluk-rows,%s\n", g->name, copies, ms, ms / f_once, ms / f_model, ms / f_bind,
                    (unsigned long long)(nnz / 1000000),

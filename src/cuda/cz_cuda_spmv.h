@@ -39,7 +39,10 @@ typedef struct {
     int gather; /* thread mode: gathers in flight a thread, 1, 2 or 4 */
     int rows;   /* warp / split: rows a warp takes at a time, 1..128 */
     int npl;    /* warp / split: non-zeros a lane gathers a pass, 1, 2, 4 or 8 */
-    int wide;   /* 64-bit row offsets on the device even where 32 bits hold them (for tests) */
+    int wide;   /* row offsets on the device: 0 the narrowest that holds them (thread mode: 16 bits
+                   from a base every 32 rows where each group of 32 rows spans at most 65535
+                   non-zeros, else 32 bits where they fit, else 64); 1 64-bit; 2 at most 32-bit
+                   (for tests and comparisons) */
     int tmax;   /* thread: the longest row a thread sums alone, 1..32; longer rows up to 256
                    non-zeros are summed by 8 lanes together, longer ones by blocks */
     int bits;   /* 1: a general coefficient on a 0 or a 1 of w adds nothing or itself, without
@@ -97,6 +100,9 @@ cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_spmv_opts *
  * short-row kernels' row sums; the products, the mid rows and the long
  * rows cut as their kernels cut them. Slow: for systems of a few thousand
  * rows. */
+/* the width in bits (16, 32 or 64) of matrix m's row offsets on the device
+ * for the choices o (NULL: the environment's); for tests */
+int cz__cuda_spmv_offset_bits(const cz_csr *m, const cz_cuda_spmv_opts *o);
 cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *o, const cz_fr *w, cz_fr *a, cz_fr *b,
                           cz_fr *c, char *msg, size_t msglen);
 

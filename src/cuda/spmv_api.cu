@@ -91,6 +91,8 @@ struct dmat {
  * that the thread-mode kernels' parameters stay as they were measured) */
 struct smat {
     uint32_t *row_ptr32;  /* the offsets in 32 bits, when they fit (thread mode too) */
+    uint32_t *rbase;      /* thread mode, 16-bit offsets (offset_bits): rp[32 g] for each group g of 32 rows */
+    uint16_t *rrel;       /* ... and rp[r] - rbase[r / 32] for each r (n_rows + 1 of them) */
     uint32_t rows;        /* rows per chunk */
     uint64_t n_chunks;
     unsigned grid;        /* blocks of k_stream */
@@ -196,8 +198,8 @@ __host__ __device__ __forceinline__ fr_t dot_short(const dmat &m, uint64_t lo, u
 }
 
 /* thread mode: row r's sum when it is short (else nothing: a mid or long
- * row's kernel writes it), from offsets rp of type OT (32-bit where the
- * matrix has fewer than 2^32 non-zeros, else 64-bit); G gathers in flight,
+ * row's kernel writes it), from offsets rp (an array of 64- or 32-bit
+ * offsets, or a rel16: offset_bits); G gathers in flight,
  * G = 1 one non-zero at a time. The kernels and the host emulation both
  * run it. */
 template <int G>
@@ -211,8 +213,18 @@ CZ_HD fr_t short_sum<1>(const dmat &m, uint64_t lo, uint64_t hi, const fr_t *w)
     return dot_range(m, lo, hi, 1, w);
 }
 
-template <int G, class OT>
-CZ_HD void short_row(const dmat &m, const OT *rp, uint64_t r, const fr_t *w, fr_t *out)
+/* thread mode's offsets in 16 bits: a 32-bit base every REL_GROUP rows
+ * and each row's start from its group's base (offset_bits says when they
+ * fit); short_row indexes it as it does a plain array of offsets */
+#define REL_GROUP 32
+struct rel16 {
+    const uint32_t *base;
+    const uint16_t *rel;
+    CZ_HD uint64_t operator[](uint64_t r) const { return (uint64_t)base[r / REL_GROUP] + rel[r]; }
+};
+
+template <int G, class RP>
+CZ_HD void short_row(const dmat &m, RP rp, uint64_t r, const fr_t *w, fr_t *out)
 {
     const uint64_t lo = rp[r], hi = rp[r + 1];
     if (hi - lo > m.smax) return;
@@ -224,8 +236,8 @@ CZ_HD void short_row(const dmat &m, const OT *rp, uint64_t r, const fr_t *w, fr_
  * took 70 registers unbounded, so three), G = 4 three (80 registers; its
  * 64-bit form spills 8 bytes at that bound). ptxas -v, sm_90: G = 1
  * 52 / 50 registers (64- / 32-bit), G = 2 64 / 62, G = 4 80 / 80. */
-template <int G, class OT>
-__global__ void __launch_bounds__(256, G == 4 ? 3 : 4) k_short(dmat m, const OT *rp, const fr_t *w, fr_t *out)
+template <int G, class RP>
+__global__ void __launch_bounds__(256, G == 4 ? 3 : 4) k_short(dmat m, RP rp, const fr_t *w, fr_t *out)
 {
     for (uint64_t r = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; r < m.n_rows;
          r += (uint64_t)gridDim.x * blockDim.x)
@@ -276,7 +288,8 @@ __global__ void k_long_rows(dmat m, fr_t *out)
 static void free_mat(dmat *m, smat *x)
 {
     void *p[] = {m->row_ptr, m->col,     m->cidx,      m->coefs, m->long_rows, m->long_first, m->seg,
-                 m->partial, m->mid_rows, m->mid_rng,  x->row_ptr32, x->gbase,  x->gcol,       x->gci};
+                 m->partial, m->mid_rows, m->mid_rng,  x->row_ptr32, x->gbase,  x->gcol,       x->gci,
+                 x->rbase,   x->rrel};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         if (p[i]) cz__vram_free(p[i]);
     memset(m, 0, sizeof *m);
@@ -284,40 +297,91 @@ static void free_mat(dmat *m, smat *x)
 }
 
 /* whether the row offsets rp (n_rows + 1 of them) go to the device in 32
- * bits: they fit, and the options do not ask for 64 (wide) */
+ * bits: they fit, and the options do not ask for 64 (wide 1) */
 static bool narrow_offsets(int wide, const uint64_t *rp, uint64_t n_rows)
 {
-    return !wide && rp[n_rows] <= 0xffffffffull;
+    return wide != 1 && rp[n_rows] <= 0xffffffffull;
 }
 
-/* every mode: the row offsets on the device, 32-bit (sx->row_ptr32) when
- * narrow (narrow_offsets), else 64-bit (dm->row_ptr); rp on the host.
- * Narrowed in chunks, so the host holds no second copy of them. A 64-bit
- * copy already there (the benchmark's) is freed when narrowed. */
-static cz_err upload_offsets(dmat *dm, smat *sx, const uint64_t *rp, bool narrow, char *msg, size_t msglen)
+/* the width of a matrix's row offsets on the device: 64, 32 (narrow_offsets)
+ * or, in thread mode unless wide asks for more, 16 (a rel16) when every
+ * group of REL_GROUP rows spans at most 0xffff non-zeros from its first
+ * offset to its last (rp[32 g] .. rp[min(32 g + 31, n_rows)]) */
+static int offset_bits(int mode, int wide, const uint64_t *rp, uint64_t n_rows)
+{
+    if (!narrow_offsets(wide, rp, n_rows)) return 64;
+    if (mode != CZ_SPMV_THREAD || wide) return 32;
+    for (uint64_t g0 = 0; g0 <= n_rows; g0 += REL_GROUP) {
+        const uint64_t last = g0 + REL_GROUP - 1 < n_rows ? g0 + REL_GROUP - 1 : n_rows;
+        if (rp[last] - rp[g0] > 0xffff) return 32;
+    }
+    return 16;
+}
+
+extern "C" int cz__cuda_spmv_offset_bits(const cz_csr *m, const cz_cuda_spmv_opts *o)
+{
+    cz_cuda_spmv_opts r = resolve_opts(o);
+    return offset_bits(r.mode, r.wide, m->row_ptr, m->n_rows);
+}
+
+/* the 16-bit form of offsets rp[i0 .. i0 + c) (i0 a multiple of REL_GROUP):
+ * bases of their groups into base, each offset from its group's base into
+ * rel */
+static void rel16_chunk(const uint64_t *rp, uint64_t i0, uint64_t c, uint32_t *base, uint16_t *rel)
+{
+    for (uint64_t i = 0; i < c; i++) {
+        if (i % REL_GROUP == 0) base[i / REL_GROUP] = (uint32_t)rp[i0 + i];
+        rel[i] = (uint16_t)(rp[i0 + i] - rp[i0 + i - i % REL_GROUP]);
+    }
+}
+
+/* every mode: the row offsets on the device in `bits` (offset_bits): 16
+ * (sx->rbase, sx->rrel), 32 (sx->row_ptr32) or 64 (dm->row_ptr); rp on the
+ * host. Narrowed in chunks, so the host holds no second copy of them. A
+ * 64-bit copy already there (the benchmark's) is freed when narrowed. */
+static cz_err upload_offsets(dmat *dm, smat *sx, const uint64_t *rp, int bits, char *msg, size_t msglen)
 {
     cz_err e = CZ_OK;
-    const uint64_t n = dm->n_rows + 1, chunk = (uint64_t)1 << 22;
+    const uint64_t n = dm->n_rows + 1, chunk = (uint64_t)1 << 22; /* a multiple of REL_GROUP */
+    const uint64_t ng = (n + REL_GROUP - 1) / REL_GROUP, cg = chunk / REL_GROUP;
     uint32_t *h = NULL;
-    if (!narrow) {
+    uint16_t *hr = NULL;
+    if (bits == 64) {
         if (!dm->row_ptr) {
             CZ_CK(cz__vram_malloc(&dm->row_ptr, n * 8));
             CZ_CK(cudaMemcpy(dm->row_ptr, rp, n * 8, cudaMemcpyHostToDevice));
         }
         return CZ_OK;
     }
-    h = (uint32_t *)malloc((n < chunk ? n : chunk) * 4);
-    if (!h) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "cuda spmv: host buffer for the row offsets");
-    CZ_CK(cz__vram_malloc(&sx->row_ptr32, n * 4));
+    if (bits == 16) {
+        h = (uint32_t *)malloc((ng < cg ? ng : cg) * 4);
+        hr = (uint16_t *)malloc((n < chunk ? n : chunk) * 2);
+    } else h = (uint32_t *)malloc((n < chunk ? n : chunk) * 4);
+    if (!h || (bits == 16 && !hr)) {
+        e = cz_fail(CZ_ERR_NOMEM, msg, msglen, "cuda spmv: host buffer for the row offsets");
+        goto fail;
+    }
+    if (bits == 16) {
+        CZ_CK(cz__vram_malloc(&sx->rbase, ng * 4));
+        CZ_CK(cz__vram_malloc(&sx->rrel, n * 2));
+    } else CZ_CK(cz__vram_malloc(&sx->row_ptr32, n * 4));
     for (uint64_t i0 = 0; i0 < n; i0 += chunk) {
         const uint64_t c = n - i0 < chunk ? n - i0 : chunk;
-        for (uint64_t i = 0; i < c; i++) h[i] = (uint32_t)rp[i0 + i];
-        CZ_CK(cudaMemcpy(sx->row_ptr32 + i0, h, c * 4, cudaMemcpyHostToDevice));
+        if (bits == 16) {
+            rel16_chunk(rp, i0, c, h, hr);
+            CZ_CK(cudaMemcpy(sx->rbase + i0 / REL_GROUP, h, (c + REL_GROUP - 1) / REL_GROUP * 4,
+                             cudaMemcpyHostToDevice));
+            CZ_CK(cudaMemcpy(sx->rrel + i0, hr, c * 2, cudaMemcpyHostToDevice));
+        } else {
+            for (uint64_t i = 0; i < c; i++) h[i] = (uint32_t)rp[i0 + i];
+            CZ_CK(cudaMemcpy(sx->row_ptr32 + i0, h, c * 4, cudaMemcpyHostToDevice));
+        }
     }
     if (dm->row_ptr) cz__vram_free(dm->row_ptr);
     dm->row_ptr = NULL;
 fail:
     free(h);
+    free(hr);
     return e;
 }
 
@@ -493,7 +557,7 @@ static cz_err prep_stream(cz_cuda_spmv *s, int k, const uint64_t *rp, const uint
     if ((e = plan_stream(&p, &s->o, dm->n_rows, rp, col, cidx, dm->cb, msg, msglen))) return e;
     sx->rows = p.rows;
     sx->n_chunks = p.n_chunks;
-    if ((e = upload_offsets(dm, sx, rp, p.narrow, msg, msglen))) return e;
+    if ((e = upload_offsets(dm, sx, rp, p.narrow ? 32 : 64, msg, msglen))) return e;
     if (s->o.mode == CZ_SPMV_SPLIT) {
         sx->n_gen = p.n_gen;
         CZ_CK(cz__vram_malloc(&sx->gbase, p.gbase.size() * 4));
@@ -569,7 +633,7 @@ extern "C" cz_err cz_cuda_spmv_create_opts(cz_cuda_spmv **out, const cz_r1cs *r,
         find_twos((const fr_t *)c->coefs, c->n_coefs, &dm->two, &dm->mtwo);
         if (!c->nnz) continue; /* an empty matrix (a zkey's C): nothing resident, run writes zeros */
         if (s->o.mode == CZ_SPMV_THREAD &&
-            (e = upload_offsets(dm, &s->x[k], c->row_ptr, narrow_offsets(s->o.wide, c->row_ptr, dm->n_rows), msg,
+            (e = upload_offsets(dm, &s->x[k], c->row_ptr, offset_bits(s->o.mode, s->o.wide, c->row_ptr, dm->n_rows), msg,
                                 msglen)))
             goto fail;
         CZ_CK(cz__vram_malloc(&dm->col, (c->nnz ? c->nnz : 1) * 4));
@@ -597,10 +661,12 @@ extern "C" void cz_cuda_spmv_describe(const cz_cuda_spmv *s, char *buf, size_t l
     static const char *names[] = {"", "thread", "warp", "split"};
     int n = snprintf(buf, len, "%s", names[s->o.mode]);
     if (s->o.mode == CZ_SPMV_THREAD) {
-        int wide = 0;
-        for (int k = 0; k < 3; k++) wide |= s->m[k].row_ptr != NULL;
+        /* the offsets' width, the widest of the three matrices' */
+        int wide = 0, w32 = 0;
+        for (int k = 0; k < 3; k++) wide |= s->m[k].row_ptr != NULL, w32 |= s->x[k].row_ptr32 != NULL;
         snprintf(buf + n, len > (size_t)n ? len - n : 0, " (gather %d, rows of up to %d a thread, %s offsets%s)",
-                 s->o.gather, s->o.tmax, wide ? "64-bit" : "32-bit", s->o.bits == 1 ? "" : ", products on bits");
+                 s->o.gather, s->o.tmax, wide ? "64-bit" : w32 ? "32-bit" : "16-bit",
+                 s->o.bits == 1 ? "" : ", products on bits");
         return;
     }
     for (int k = 0; k < 3 && n >= 0 && (size_t)n < len; k++) {
@@ -646,15 +712,19 @@ extern "C" cz_err cz_cuda_spmv_run(const cz_cuda_spmv *s, const void *d_w, void 
         if (s->o.mode == CZ_SPMV_THREAD) {
             const uint32_t *r32 = s->x[k].row_ptr32;
             const uint64_t *r64 = m.row_ptr;
+            const rel16 r16 = {s->x[k].rbase, s->x[k].rrel};
             const unsigned g = grid_rows(m.n_rows);
             if (s->o.gather == 4) {
-                if (r32) k_short<4><<<g, 256, 0, st>>>(m, r32, w, outs[k]);
+                if (r16.rel) k_short<4><<<g, 256, 0, st>>>(m, r16, w, outs[k]);
+                else if (r32) k_short<4><<<g, 256, 0, st>>>(m, r32, w, outs[k]);
                 else k_short<4><<<g, 256, 0, st>>>(m, r64, w, outs[k]);
             } else if (s->o.gather == 2) {
-                if (r32) k_short<2><<<g, 256, 0, st>>>(m, r32, w, outs[k]);
+                if (r16.rel) k_short<2><<<g, 256, 0, st>>>(m, r16, w, outs[k]);
+                else if (r32) k_short<2><<<g, 256, 0, st>>>(m, r32, w, outs[k]);
                 else k_short<2><<<g, 256, 0, st>>>(m, r64, w, outs[k]);
             } else {
-                if (r32) k_short<1><<<g, 256, 0, st>>>(m, r32, w, outs[k]);
+                if (r16.rel) k_short<1><<<g, 256, 0, st>>>(m, r16, w, outs[k]);
+                else if (r32) k_short<1><<<g, 256, 0, st>>>(m, r32, w, outs[k]);
                 else k_short<1><<<g, 256, 0, st>>>(m, r64, w, outs[k]);
             }
             CZ_CK_LAUNCH();
@@ -785,14 +855,22 @@ extern "C" cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *
             out[row] = acc;
         }
         /* the offsets in the width the device reads them (upload_offsets) */
-        std::vector<uint32_t> rp32;
-        if (narrow_offsets(o.wide, cs->row_ptr, cs->n_rows)) rp32.assign(cs->row_ptr, cs->row_ptr + cs->n_rows + 1);
+        const int obits = offset_bits(o.mode, o.wide, cs->row_ptr, cs->n_rows);
+        std::vector<uint32_t> rp32, rb16;
+        std::vector<uint16_t> rr16;
+        if (obits == 32) rp32.assign(cs->row_ptr, cs->row_ptr + cs->n_rows + 1);
+        if (obits == 16) {
+            rb16.resize((cs->n_rows + REL_GROUP) / REL_GROUP);
+            rr16.resize(cs->n_rows + 1);
+            rel16_chunk(cs->row_ptr, 0, cs->n_rows + 1, rb16.data(), rr16.data());
+        }
         const uint32_t *r32 = rp32.empty() ? NULL : rp32.data();
+        const rel16 r16 = {rb16.data(), rr16.empty() ? NULL : rr16.data()};
         if (o.mode == CZ_SPMV_THREAD) { /* k_short's row sums */
             for (uint64_t row = 0; row < cs->n_rows; row++) {
-                if (o.gather == 4) r32 ? short_row<4>(dm, r32, row, w, out) : short_row<4>(dm, cs->row_ptr, row, w, out);
-                else if (o.gather == 2) r32 ? short_row<2>(dm, r32, row, w, out) : short_row<2>(dm, cs->row_ptr, row, w, out);
-                else r32 ? short_row<1>(dm, r32, row, w, out) : short_row<1>(dm, cs->row_ptr, row, w, out);
+                if (o.gather == 4) r16.rel ? short_row<4>(dm, r16, row, w, out) : r32 ? short_row<4>(dm, r32, row, w, out) : short_row<4>(dm, cs->row_ptr, row, w, out);
+                else if (o.gather == 2) r16.rel ? short_row<2>(dm, r16, row, w, out) : r32 ? short_row<2>(dm, r32, row, w, out) : short_row<2>(dm, cs->row_ptr, row, w, out);
+                else r16.rel ? short_row<1>(dm, r16, row, w, out) : r32 ? short_row<1>(dm, r32, row, w, out) : short_row<1>(dm, cs->row_ptr, row, w, out);
             }
             continue;
         }
@@ -940,7 +1018,7 @@ extern "C" cz_err cz_cuda_spmv_bench_opts(int log_rows, int reps, const cz_cuda_
         CZ_CK_LAUNCH();
         if ((e = plan_mat(dm, rp, msg, msglen))) goto fail;
         if (s->o.mode == CZ_SPMV_THREAD &&
-            (e = upload_offsets(dm, &s->x[k], rp, narrow_offsets(s->o.wide, rp, n), msg, msglen)))
+            (e = upload_offsets(dm, &s->x[k], rp, offset_bits(s->o.mode, s->o.wide, rp, n), msg, msglen)))
             goto fail;
         if (s->o.mode == CZ_SPMV_SPLIT) { /* the list of general non-zeros is made on the host */
             try {

@@ -36,6 +36,9 @@ expect_err "spmv-circuit label --modes bogus" "--modes: bad or too many items in
 expect_err "spmv-circuit label --modes thread:8/div" "--modes: bad or too many items in 'thread:8/div'"
 expect_err "spmv-circuit label --modes thread/" "--modes: bad or too many items in 'thread/'"
 expect_err "spmv-circuit label --modes warp/mul/mul" "--modes: bad or too many items in 'warp/mul/mul'"
+expect_err "spmv-circuit label --modes thread/g3" "--modes: bad or too many items in 'thread/g3'"
+expect_err "spmv-circuit label --modes thread/g4/g2" "--modes: bad or too many items in 'thread/g4/g2'"
+expect_err "spmv-circuit label --modes thread/wide/o32" "--modes: bad or too many items in 'thread/wide/o32'"
 expect_err "spmv-circuit label --copies 0" "--copies wants 1..100000"
 
 # a correct command on a machine without a device
@@ -43,6 +46,7 @@ if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
     expect_err "ntt 20" "no CUDA device"
     expect_err "spmv-circuit label --copies 2" "no CUDA device"
     expect_err "spmv-circuit label --copies 2 --modes thread:8/mul,warp/mul,split/wide,thread/wide/mul" "no CUDA device"
+    expect_err "spmv-circuit label --copies 2 --modes thread/o32/g4,thread:4/g1,thread/g2/mul" "no CUDA device"
 fi
 
 [ "$fail" = 0 ] && echo "cli_cuda_bench_args: ok"

@@ -20,8 +20,8 @@
 # repository) runs sppark in the same run, and the NTT ratios use its times
 # instead of the issue's earlier figures.
 # GPU_CHECK_SPPARK_MSM (below) does the same for the MSM.
-# GPU_CHECK_OVERLAP="1 2" runs the partition bench again with each
-# CZ_PROVER_OVERLAP mode, then with the default (0), 6 partitions each
+# GPU_CHECK_OVERLAP="0 2" runs the partition bench again with each
+# CZ_PROVER_OVERLAP mode, then with the default (1), 6 partitions each
 # (default "": skipped, as each run adds about 40 s at 2^26).
 # GPU_CHECK_BUILD_ONLY=1 (without BUILD_DIR) builds build-gpu and stops, so
 # that on a machine lent for commands of at most 10 minutes the build and
@@ -148,12 +148,11 @@ if [ -x "$part_bench" ] && [ "${pk:-0}" != 0 ]; then
     fed=$(awk -F: '/^device busy, fed:/ { gsub(/ /, "", $2); print $2 }' <<<"$out" | cut -d'(' -f1)
     ver=$(part_verified "$out")
     rows+=("partition 2^$pk ${wall:-?} - device_ms,stages_sum=${dev:-?},loop_ms_per_partition=${per:-?},device_busy=${busy:-?},fed=${fed:-?},verified=${ver// /_}")
-    # the same with SpMV and H beside the witness MSMs (CZ_PROVER_OVERLAP,
-    # docs/GPU_PROVER.md), one run a mode of GPU_CHECK_OVERLAP (default "":
-    # none), 6 partitions, then the default again, so the modes can be
-    # compared within this run
+    # the same with each CZ_PROVER_OVERLAP mode of GPU_CHECK_OVERLAP
+    # (docs/GPU_PROVER.md; default "": none), 6 partitions, then the default
+    # (1) again, so the modes can be compared within this run
     ov_modes=${GPU_CHECK_OVERLAP-}
-    for m in $ov_modes ${ov_modes:+0}; do
+    for m in $ov_modes ${ov_modes:+1}; do
         echo "== partition proof 2^$pk x 6, CZ_PROVER_OVERLAP=$m"
         if out=$(CZ_PROVER_OVERLAP=$m "$part_bench" partition --log2 "$pk" --count 6 --backend cuda 2>&1); then :; else
             status=1; echo "gpu-check: partition bench (overlap $m) failed"

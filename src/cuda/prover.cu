@@ -18,8 +18,8 @@
  * Threads: each worker is driven by its own thread (the engine's proving
  * worker, or a CLI); several workers share a device.
  * Streams: each worker has an upload stream; the device has one compute
- * stream (the MSM context's), used only under the kernel lock, and with
- * CZ_PROVER_OVERLAP=1|2 an H stream, also used only under the lock: the
+ * stream (the MSM context's), used only under the kernel lock, and (the
+ * default; not with CZ_PROVER_OVERLAP=0) an H stream, also used only under the lock: the
  * SpMV and H run there beside the witness MSMs (L, A, B1, B2) on the
  * compute stream, whose priority is then the device's greatest, and the
  * H MSM waits for both (docs/GPU_PROVER.md "H beside the witness MSMs").
@@ -103,8 +103,8 @@ struct dev_backend {
     pthread_mutex_t kernel_mu;
     cz_cuda_msm *msm;   /* its stream is the compute stream; NULL until used */
     cudaStream_t hst;   /* the H stream: SpMV and H beside the witness MSMs; NULL without
-                           (CZ_PROVER_OVERLAP: 0 one stream, the default; 1 the H stream
-                           below the MSMs' priority, 2 at the same, the greatest) */
+                           (CZ_PROVER_OVERLAP: 0 one stream; 1, the default, the H stream
+                           below the MSMs' priority; 2 at the same, the greatest) */
     int msm_prio;       /* the compute stream's priority: 0 (the least), the greatest with hst */
     void *d_abc;        /* 3 x domain Fr */
     size_t abc_cap;
@@ -187,9 +187,14 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
     CZ_CK(cudaGetDeviceProperties(&prop, b->device));
     if ((e = cz_cuda_vram_init(b->device, o->vram_margin, &budget, msg, msglen))) goto fail;
     {
+        /* 1, the default (measured: docs/GPU_PROVER.md), unless
+         * CZ_PROVER_OVERLAP says 0 (one stream) or 2 */
         const char *ov = getenv("CZ_PROVER_OVERLAP");
-        int overlap = ov && *ov ? (int)strtol(ov, NULL, 10) : 0;
-        if (overlap < 0 || overlap > 2) overlap = 0;
+        int overlap = 1;
+        if (ov && *ov) {
+            long v = strtol(ov, NULL, 10);
+            if (v >= 0 && v <= 2) overlap = (int)v;
+        }
         /* with overlap the MSM context's stream gets the greatest priority
          * (cz__cuda_msm_create_prio, when it is made) */
         if (overlap) {

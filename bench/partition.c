@@ -702,8 +702,8 @@ int cz_bench_partition_main(int argc, char **argv)
     for (size_t c = 0; c < N_COLS; c++) printf(" %9.2f", med[c]);
     printf(" %12llu\n", (unsigned long long)S.h2d_median);
     printf("times in ms; wall = the cz_be_prove call; msm_hl = msm h + l when run together (CPU); device = the\n"
-           "device's wall from the first kernel to the last sum (CUDA; with CZ_PROVER_OVERLAP=1|2 H runs beside\n"
-           "the witness MSMs, so the stages overlap and their sum exceeds it)\n");
+           "device's wall from the first kernel to the last sum (CUDA; unless CZ_PROVER_OVERLAP=0, SpMV and H run\n"
+           "beside the witness MSMs, so the stages overlap and their sum exceeds it)\n");
     printf("synthesis:          %.1f ms (circuit and first witness)\n", S.synth_ms);
     printf("setup:              %.1f ms (insecure, %s)\n", S.setup_ms, S.setup_kind);
     printf("load into backend:  %.1f ms (%llu device bytes)\n", S.load_ms, (unsigned long long)S.key_dev_bytes);

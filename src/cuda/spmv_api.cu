@@ -235,7 +235,8 @@ CZ_HD void short_row(const dmat &m, RP rp, uint64_t r, const fr_t *w, fr_t *out)
  * offsets could be 32-bit: G = 1 and 2 four (G = 2 with 32-bit offsets
  * took 70 registers unbounded, so three), G = 4 three (80 registers; its
  * 64-bit form spills 8 bytes at that bound). ptxas -v, sm_90: G = 1
- * 52 / 50 registers (64- / 32-bit), G = 2 64 / 62, G = 4 80 / 80. */
+ * 52 / 50 / 52 registers (64- / 32- / 16-bit offsets), G = 2 64 / 60 / 64,
+ * G = 4 80 / 80 / 80, none spilling. */
 template <int G, class RP>
 __global__ void __launch_bounds__(256, G == 4 ? 3 : 4) k_short(dmat m, RP rp, const fr_t *w, fr_t *out)
 {

@@ -63,7 +63,7 @@ typedef struct {
     double spmv_ms, ntt_ms, msm_hl_ms, msm_a_ms, msm_b1_ms, msm_b2_ms, total_ms;
     double upload_ms, msm_h_ms, msm_l_ms;
     double device_ms; /* the device's wall from the first kernel to the last sum (0 on the CPU): the
-                         stages' sum, or below it where they overlap (CUDA, CZ_PROVER_OVERLAP=1|2) */
+                         stages' sum, or below it where they overlap (CUDA, unless CZ_PROVER_OVERLAP=0) */
     uint64_t h2d_bytes, staged_bytes;
     int on_cpu, stage;
     int overlap; /* CUDA: 1 when the SpMV and H ran beside the witness MSMs (CZ_PROVER_OVERLAP) */

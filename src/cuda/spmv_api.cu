@@ -245,6 +245,24 @@ __global__ void __launch_bounds__(256, G == 4 ? 3 : 4) k_short(dmat m, RP rp, co
         short_row<G>(m, rp, r, w, out);
 }
 
+/* k_short for `gather` gathers in flight (1, 2 or 4) over offsets rp of
+ * any width, and the same sums on the host (the emulation) */
+template <class RP>
+static void launch_short(int gather, unsigned grid, cudaStream_t st, const dmat &m, RP rp, const fr_t *w, fr_t *out)
+{
+    if (gather == 4) k_short<4><<<grid, 256, 0, st>>>(m, rp, w, out);
+    else if (gather == 2) k_short<2><<<grid, 256, 0, st>>>(m, rp, w, out);
+    else k_short<1><<<grid, 256, 0, st>>>(m, rp, w, out);
+}
+template <class RP> static void host_short(int gather, const dmat &m, RP rp, uint64_t n_rows, const fr_t *w, fr_t *out)
+{
+    for (uint64_t r = 0; r < n_rows; r++) {
+        if (gather == 4) short_row<4>(m, rp, r, w, out);
+        else if (gather == 2) short_row<2>(m, rp, r, w, out);
+        else short_row<1>(m, rp, r, w, out);
+    }
+}
+
 /* mid rows: MID_LANES neighbouring lanes take one row's non-zeros in turn
  * and add their sums by shuffles; every lane of a warp runs the shuffles
  * (the grid holds exactly the groups, the last ones idle) */
@@ -715,19 +733,9 @@ extern "C" cz_err cz_cuda_spmv_run(const cz_cuda_spmv *s, const void *d_w, void 
             const uint64_t *r64 = m.row_ptr;
             const rel16 r16 = {s->x[k].rbase, s->x[k].rrel};
             const unsigned g = grid_rows(m.n_rows);
-            if (s->o.gather == 4) {
-                if (r16.rel) k_short<4><<<g, 256, 0, st>>>(m, r16, w, outs[k]);
-                else if (r32) k_short<4><<<g, 256, 0, st>>>(m, r32, w, outs[k]);
-                else k_short<4><<<g, 256, 0, st>>>(m, r64, w, outs[k]);
-            } else if (s->o.gather == 2) {
-                if (r16.rel) k_short<2><<<g, 256, 0, st>>>(m, r16, w, outs[k]);
-                else if (r32) k_short<2><<<g, 256, 0, st>>>(m, r32, w, outs[k]);
-                else k_short<2><<<g, 256, 0, st>>>(m, r64, w, outs[k]);
-            } else {
-                if (r16.rel) k_short<1><<<g, 256, 0, st>>>(m, r16, w, outs[k]);
-                else if (r32) k_short<1><<<g, 256, 0, st>>>(m, r32, w, outs[k]);
-                else k_short<1><<<g, 256, 0, st>>>(m, r64, w, outs[k]);
-            }
+            if (r16.rel) launch_short(s->o.gather, g, st, m, r16, w, outs[k]);
+            else if (r32) launch_short(s->o.gather, g, st, m, r32, w, outs[k]);
+            else launch_short(s->o.gather, g, st, m, r64, w, outs[k]);
             CZ_CK_LAUNCH();
         } else {
             const smat &x = s->x[k];
@@ -868,11 +876,9 @@ extern "C" cz_err cz__cuda_spmv_host(const cz_r1cs *r, const cz_cuda_spmv_opts *
         const uint32_t *r32 = rp32.empty() ? NULL : rp32.data();
         const rel16 r16 = {rb16.data(), rr16.empty() ? NULL : rr16.data()};
         if (o.mode == CZ_SPMV_THREAD) { /* k_short's row sums */
-            for (uint64_t row = 0; row < cs->n_rows; row++) {
-                if (o.gather == 4) r16.rel ? short_row<4>(dm, r16, row, w, out) : r32 ? short_row<4>(dm, r32, row, w, out) : short_row<4>(dm, cs->row_ptr, row, w, out);
-                else if (o.gather == 2) r16.rel ? short_row<2>(dm, r16, row, w, out) : r32 ? short_row<2>(dm, r32, row, w, out) : short_row<2>(dm, cs->row_ptr, row, w, out);
-                else r16.rel ? short_row<1>(dm, r16, row, w, out) : r32 ? short_row<1>(dm, r32, row, w, out) : short_row<1>(dm, cs->row_ptr, row, w, out);
-            }
+            if (r16.rel) host_short(o.gather, dm, r16, cs->n_rows, w, out);
+            else if (r32) host_short(o.gather, dm, r32, cs->n_rows, w, out);
+            else host_short(o.gather, dm, cs->row_ptr, cs->n_rows, w, out);
             continue;
         }
         splan p;

@@ -6,9 +6,12 @@
  *
  * Without a device the kernels' code runs on the host (a host-memory domain,
  * one tile at a time: small sizes and one three-pass size); with one, the
- * GPU runs sizes up to 2^22. Both run the sizes again with two levels a
+ * GPU runs sizes up to 2^22. The transforms run with and without a
+ * reserved scratch (the bit reversal folded into a DIF's last pass, or a
+ * pass of its own before a DIT). Both run the sizes again with two levels a
  * thread between barriers (CZ_NTT_LEVELS=2, radix 4: the default from 2^26,
- * which the sizes here do not reach). */
+ * which the sizes here do not reach), and once without level 1's
+ * unit-twiddle shortcut (CZ_NTT_UNIT1=0). */
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -65,6 +68,11 @@ static cz_err make_domain(cz_cuda_ntt_domain **d, int log_n, uint64_t g, char *m
                   : cz_cuda_ntt_domain_create_host(d, log_n, g, msg, msglen);
 }
 
+/* transforms of more than one pass: with a reserved scratch the bit
+ * reversal is folded into the last pass of a DIF, without one a pass of
+ * its own before a DIT; both are checked */
+static int with_scratch;
+
 static const char *kname[] = {"forward", "inverse", "coset_forward", "coset_inverse"};
 
 static void check_transforms(int log_n, uint64_t g, int kinds)
@@ -77,6 +85,7 @@ static void check_transforms(int log_n, uint64_t g, int kinds)
     CHECK(x && want && got);
     CHECK(cz_ntt_domain_init(&cd, log_n, g) == CZ_OK);
     cz_err e = make_domain(&gd, log_n, g, msg, sizeof msg);
+    if (!e && with_scratch) e = cz_cuda_ntt_domain_reserve(gd, msg, sizeof msg);
     CHECK_MSG(e == CZ_OK, "domain 2^%d g=%llu: %s", log_n, (unsigned long long)g, msg);
     for (int kind = 0; kind < 4 && !e; kind++) {
         if (!(kinds & (1 << kind))) continue;
@@ -95,8 +104,8 @@ static void check_transforms(int log_n, uint64_t g, int kinds)
         if (!e) e = gpu_back(dv, hv, 1, n, msg, sizeof msg);
         CHECK_MSG(e == CZ_OK, "%s 2^%d: %s", kname[kind], log_n, msg);
         long bad = e ? -1 : diff(got, want, n);
-        CHECK_MSG(bad == 0, "%s %s 2^%d g=%llu: %ld of %zu elements differ", on_gpu ? "gpu" : "host",
-                  kname[kind], log_n, (unsigned long long)g, bad, n);
+        CHECK_MSG(bad == 0, "%s %s 2^%d g=%llu%s: %ld of %zu elements differ", on_gpu ? "gpu" : "host",
+                  kname[kind], log_n, (unsigned long long)g, with_scratch ? " (folded bit reversal)" : "", bad, n);
     }
     cz_cuda_ntt_domain_destroy(gd);
     cz_ntt_domain_free(&cd);
@@ -182,32 +191,45 @@ int main(void)
     if (cz_cuda_device_count() == 0) {
         /* host run of the kernels' code: one pass (<= 2^11), two, three (2^21) */
         static const int host_sizes[] = {1, 2, 5, 10, 11, 12, 14};
-        for (size_t i = 0; i < sizeof host_sizes / sizeof host_sizes[0]; i++) {
-            check_transforms(host_sizes[i], 7, 15);
-            check_transforms(host_sizes[i], 5, 15);
+        for (with_scratch = 0; with_scratch < 2; with_scratch++) {
+            for (size_t i = 0; i < sizeof host_sizes / sizeof host_sizes[0]; i++) {
+                check_transforms(host_sizes[i], 7, 15);
+                check_transforms(host_sizes[i], 5, 15);
+            }
+            check_transforms(21, 7, with_scratch ? 1 : 1 << 3);
         }
-        check_transforms(21, 7, 1 << 3);
         check_h(10, 7, 0);
         check_h(13, 7, 0);
         check_h(10, 5, 1);
         check_h(13, 5, 1);
         /* two levels a shared round trip (the default from 2^26 only) */
         setenv("CZ_NTT_LEVELS", "2", 1);
-        for (size_t i = 0; i < sizeof host_sizes / sizeof host_sizes[0]; i++) check_transforms(host_sizes[i], 7, 15);
-        check_transforms(14, 5, 15);
-        check_transforms(21, 5, 1 << 3);
+        for (with_scratch = 0; with_scratch < 2; with_scratch++) {
+            for (size_t i = 0; i < sizeof host_sizes / sizeof host_sizes[0]; i++)
+                check_transforms(host_sizes[i], 7, 15);
+            check_transforms(14, 5, 15);
+            check_transforms(21, 5, 1 << (with_scratch ? 2 : 3));
+        }
         check_h(13, 7, 0);
         check_h(13, 5, 1);
+        /* radix 4 without level 1's unit-twiddle shortcut */
+        setenv("CZ_NTT_UNIT1", "0", 1);
+        check_transforms(14, 7, 15);
+        check_h(13, 7, 0);
+        unsetenv("CZ_NTT_UNIT1");
         unsetenv("CZ_NTT_LEVELS");
+        with_scratch = 0;
         printf("test_cuda_ntt: SKIP (no CUDA device); the kernels' code run on the host was checked\n");
         cz_pool_destroy(pool);
         return cz_test_finish("test_cuda_ntt");
     }
     on_gpu = 1;
     static const int gpu_sizes[] = {1, 2, 5, 10, 11, 12, 15, 16, 19, 20, 21, 22};
-    for (size_t i = 0; i < sizeof gpu_sizes / sizeof gpu_sizes[0]; i++) {
-        check_transforms(gpu_sizes[i], 7, 15);
-        check_transforms(gpu_sizes[i], 5, 15);
+    for (with_scratch = 0; with_scratch < 2; with_scratch++) {
+        for (size_t i = 0; i < sizeof gpu_sizes / sizeof gpu_sizes[0]; i++) {
+            check_transforms(gpu_sizes[i], 7, 15);
+            check_transforms(gpu_sizes[i], 5, 15);
+        }
     }
     static const int h_sizes[] = {10, 12, 16, 21};
     for (size_t i = 0; i < sizeof h_sizes / sizeof h_sizes[0]; i++) {
@@ -216,10 +238,17 @@ int main(void)
     }
     /* two levels a shared round trip (the default from 2^26 only) */
     setenv("CZ_NTT_LEVELS", "2", 1);
-    for (size_t i = 0; i < sizeof gpu_sizes / sizeof gpu_sizes[0]; i++) check_transforms(gpu_sizes[i], 7, 15);
-    check_transforms(22, 5, 15);
+    for (with_scratch = 0; with_scratch < 2; with_scratch++) {
+        for (size_t i = 0; i < sizeof gpu_sizes / sizeof gpu_sizes[0]; i++) check_transforms(gpu_sizes[i], 7, 15);
+        check_transforms(22, 5, 15);
+    }
+    with_scratch = 0;
     check_h(16, 7, 0);
     check_h(21, 5, 1);
+    setenv("CZ_NTT_UNIT1", "0", 1);
+    check_transforms(22, 7, 15);
+    check_h(16, 7, 0);
+    unsetenv("CZ_NTT_UNIT1");
     unsetenv("CZ_NTT_LEVELS");
     cz_pool_destroy(pool);
     return cz_test_finish("test_cuda_ntt");

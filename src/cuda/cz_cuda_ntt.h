@@ -38,6 +38,14 @@ cz_err cz_cuda_ntt_domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t g
 cz_err cz_cuda_ntt_domain_create_host(cz_cuda_ntt_domain **out, int log_n, uint64_t generator, char *msg,
                                       size_t msglen);
 void cz_cuda_ntt_domain_destroy(cz_cuda_ntt_domain *d);
+/* Reserves a scratch buffer of n elements in the domain (device memory, or
+ * host memory for a host domain; freed with it), with which cz_cuda_ntt
+ * folds the bit reversal into its last pass (DIF from natural order, the
+ * last pass storing at the bit-reversed positions): one pass over memory
+ * fewer. Without it (or with CZ_NTT_FOLD=0) a transform of more than one
+ * pass runs a bit-reversal pass first. Not needed by the H pipelines. Not
+ * thread-safe against calls on the same domain. */
+cz_err cz_cuda_ntt_domain_reserve(cz_cuda_ntt_domain *d, char *msg, size_t msglen);
 size_t cz_cuda_ntt_domain_size(const cz_cuda_ntt_domain *d);
 
 cz_err cz_cuda_ntt(const cz_cuda_ntt_domain *d, void *d_a, int kind, void *stream, char *msg, size_t msglen);

@@ -17,9 +17,14 @@
  * both use the twiddle tw[(i mod 2^t) * n / 2^(t+1)] at level t, from tables
  * of omega^j and omega^-j (j < n/2) built on the device.
  *
- * Natural order in and out, as the CPU: a bit-reversal pass (16 x 16 blocks
- * swapped through shared memory, so every access is a 512-byte row), then
- * DIT. The scalings (n^-1, g^j of the coset, the snarkjs shift w_2n^j) are folded into
+ * Natural order in and out, as the CPU: with a scratch buffer of n
+ * elements reserved in the domain (cz_cuda_ntt_domain_reserve), DIF from
+ * natural order whose first pass writes the scratch and whose last pass
+ * (levels 0 .. L-1, tiles of contiguous elements) stores each element at
+ * its bit-reversed position back in the caller's buffer, so the order is
+ * restored without a pass of its own; without one (or CZ_NTT_FOLD=0), a
+ * bit-reversal pass (16 x 16 blocks swapped through shared memory, so every
+ * access is a 512-byte row), then DIT. The scalings (n^-1, g^j of the coset, the snarkjs shift w_2n^j) are folded into
  * the first load or last store of a pass, as x * lo[i mod 2^14] * hi[i >> 14]
  * with two small tables per scaling. The H pipelines avoid the bit reversal:
  * inverse as DIF (natural -> reversed, scaled on the way out by n^-1 g^j),
@@ -81,13 +86,18 @@ CZ_HD fr_t apply_scale(const zscale &s, const fr_t &x, uint32_t idx)
  * separate functions so that the host can run them thread by thread with
  * the barriers in between. */
 struct pass_args {
-    fr_t *a;
+    fr_t *a;         /* where the pass stores */
+    const fr_t *src; /* where it loads (a, or another buffer) */
     const fr_t *tw;
     int k, s, L, logC;
     int gmax; /* levels a thread runs in registers between barriers (1 or 2) */
+    int unit1; /* skip level 1's unit twiddle in the radix-4 group at s = 0 (CZ_NTT_UNIT1) */
     zscale pre, post;
     const fr_t *pb, *pc, *psub;
     fr_t zinv;
+    int rev_out;  /* store element gi at brev_k(gi): the bit reversal folded in */
+    int tile_rev; /* > 0: block b takes tile brev(b) of tile_rev bits, so that
+                   * blocks running together store to neighbouring addresses */
 };
 
 CZ_HD uint32_t tile_base(const pass_args &p, uint32_t tile)
@@ -103,7 +113,7 @@ CZ_HD void tile_load(const pass_args &p, fr_t *sh, uint32_t tile, uint32_t tid, 
     const uint32_t C = 1u << p.logC, tile_elems = 1u << (p.L + p.logC), base = tile_base(p, tile);
     for (uint32_t e = tid; e < tile_elems; e += nthr) {
         uint32_t gi = base + ((e >> p.logC) << p.s) + (e & (C - 1));
-        fr_t x = ld_fr(p.a + gi);
+        fr_t x = ld_fr(p.src + gi);
         if (p.pb) {
             x = x * ld_fr(p.pb + gi);
             if (p.pc) x = (x - ld_fr(p.pc + gi)) * p.zinv;
@@ -155,19 +165,30 @@ CZ_HD void tile_group(const pass_args &p, fr_t *sh, uint32_t tile, int u0, uint3
                 const int d = DIF ? G - 1 - dd : dd, t = p.s + u0 + d;
                 CZ_UNROLL for (int mm = 0; mm < (1 << d); mm++) {
                     const uint32_t pos = jlow | ((uint32_t)mm << u0);
-                    const bool unit = t == 0; /* level 0 of the transform: w = 1 */
-                    fr_t w = x[0];
-                    if (!unit) w = ldg_fr(p.tw + (((pos << p.s) + lo0 + c) << (p.k - 1 - t)));
+                    /* w = 1: level 0 of the transform, and the first
+                     * butterfly of level 1 in the pass at s = 0 (position 0
+                     * for every thread: one product in four skipped there) */
+                    const bool unit = t == 0 || (p.unit1 && p.s == 0 && u0 == 0 && mm == 0);
+                    if (unit) { /* a branch, not a select: the product is not computed */
+                        CZ_UNROLL for (int hh = 0; hh < (1 << (G - 1 - d)); hh++) {
+                            const int m0 = mm + (hh << (d + 1)), m1 = m0 + (1 << d);
+                            const fr_t x1 = x[m1];
+                            x[m1] = x[m0] - x1;
+                            x[m0] = x[m0] + x1;
+                        }
+                        continue;
+                    }
+                    const fr_t w = ldg_fr(p.tw + (((pos << p.s) + lo0 + c) << (p.k - 1 - t)));
                     CZ_UNROLL for (int hh = 0; hh < (1 << (G - 1 - d)); hh++) {
                         const int m0 = mm + (hh << (d + 1)), m1 = m0 + (1 << d);
                         if (!DIF) {
-                            const fr_t x1 = unit ? x[m1] : x[m1] * w;
+                            const fr_t x1 = x[m1] * w;
                             x[m1] = x[m0] - x1;
                             x[m0] = x[m0] + x1;
                         } else {
                             const fr_t dv = x[m0] - x[m1];
                             x[m0] = x[m0] + x[m1];
-                            x[m1] = unit ? dv : dv * w;
+                            x[m1] = dv * w;
                         }
                     }
                 }
@@ -200,7 +221,7 @@ CZ_HD void tile_store(const pass_args &p, const fr_t *sh, uint32_t tile, uint32_
         fr_t x = sh[e];
         if (p.post.mode) x = apply_scale(p.post, x, DIF ? brev_k(gi, p.k) : gi);
         if (p.psub) x = x - ld_fr(p.psub + gi);
-        st_fr(p.a + gi, x);
+        st_fr(p.a + (p.rev_out ? brev_k(gi, p.k) : gi), x);
     }
 }
 
@@ -212,13 +233,14 @@ __global__ void __launch_bounds__(NT, MINB) k_pass(pass_args p)
 {
     extern __shared__ uint4 smem_raw[];
     fr_t *sh = reinterpret_cast<fr_t *>(smem_raw);
-    tile_load<DIF>(p, sh, blockIdx.x, threadIdx.x, NT);
+    const uint32_t tile = p.tile_rev ? brev_k(blockIdx.x, p.tile_rev) : blockIdx.x;
+    tile_load<DIF>(p, sh, tile, threadIdx.x, NT);
     __syncthreads();
     for (int q = 0; q < tile_steps(p); q++) {
-        tile_step<DIF, GM>(p, sh, blockIdx.x, q, threadIdx.x, NT);
+        tile_step<DIF, GM>(p, sh, tile, q, threadIdx.x, NT);
         __syncthreads();
     }
-    tile_store<DIF>(p, sh, blockIdx.x, threadIdx.x, NT);
+    tile_store<DIF>(p, sh, tile, threadIdx.x, NT);
 }
 
 /* k_pass's phases for one tile on the host, one "thread": the barriers
@@ -352,6 +374,9 @@ struct cz_cuda_ntt_domain {
     int bitrev_tiled;  /* CZ_NTT_BITREV=simple turns the tiled one off */
     int h_seven;       /* CZ_H_SEVEN=1: bellperson's H in the seven-transform order */
     int gmax;          /* levels per shared round trip (CZ_NTT_LEVELS: 1 or 2) */
+    int unit1;         /* CZ_NTT_UNIT1=0 multiplies level 1's unit twiddle too */
+    int fold;          /* CZ_NTT_FOLD=0: standalone transforms keep the bit-reversal pass */
+    fr_t *scratch;     /* n elements (cz_cuda_ntt_domain_reserve), or NULL */
     int np;            /* passes */
     int ps[8], pl[8], pc[8];
 };
@@ -417,9 +442,11 @@ extern "C" void cz_cuda_ntt_domain_destroy(cz_cuda_ntt_domain *d)
     if (d->host) {
         free(d->tw);
         free(d->tabs);
+        free(d->scratch);
     } else {
         if (d->tw) cz__vram_free(d->tw);
         if (d->tabs) cz__vram_free(d->tabs);
+        if (d->scratch) cz__vram_free(d->scratch);
     }
     free(d);
 }
@@ -458,6 +485,10 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
         if (d->nthr != 128) d->gmax = 1; /* radix 4 is built for 128 threads only */
         v = getenv("CZ_H_SEVEN");
         d->h_seven = v && atoi(v) == 1;
+        v = getenv("CZ_NTT_UNIT1");
+        d->unit1 = !(v && atoi(v) == 0);
+        v = getenv("CZ_NTT_FOLD");
+        d->fold = !(v && atoi(v) == 0);
     }
     plan(d);
     root_of_unity(&omega, generator, log_n);
@@ -567,27 +598,50 @@ extern "C" cz_err cz_cuda_ntt_domain_create_host(cz_cuda_ntt_domain **out, int l
     return domain_create(out, log_n, generator, 1, msg, msglen);
 }
 
+extern "C" cz_err cz_cuda_ntt_domain_reserve(cz_cuda_ntt_domain *d, char *msg, size_t msglen)
+{
+    cz_err e = CZ_OK;
+    if (d->scratch || d->np == 1) return CZ_OK;
+    if (d->host) {
+        d->scratch = (fr_t *)malloc(d->n * sizeof(fr_t));
+        if (!d->scratch) return cz_fail(CZ_ERR_NOMEM, msg, msglen, "ntt: scratch of 2^%d elements", d->log_n);
+        return CZ_OK;
+    }
+    CZ_CK(cz__vram_malloc(&d->scratch, d->n * sizeof(fr_t)));
+fail:
+    return e;
+}
+
 /* ---- launching ---- */
 static const zscale NOSCALE = {NULL, NULL, {{0}}, 0};
 
 /* all passes of a DIT (rising) or DIF (falling) transform; pre and the
- * pointwise step (pb != NULL) go with the first pass run, post with the last */
-static cz_err run_passes(const cz_cuda_ntt_domain *d, fr_t *a, bool dif, const fr_t *tw, zscale pre, zscale post,
-                         const fr_t *pb, const fr_t *pc, const fr_t *psub, cudaStream_t st, char *msg,
-                         size_t msglen)
+ * pointwise step (pb != NULL) go with the first pass run, post with the last.
+ * The first pass loads from in, the last stores to out (at the bit-reversed
+ * positions when rev_out: only the DIF's last pass, levels 0 .. L-1 on
+ * tiles of contiguous elements, may), the others load and store work; in,
+ * work and out may be one buffer, except that out must differ from what the
+ * last pass loads when rev_out and there are several passes. */
+static cz_err run_passes_io(const cz_cuda_ntt_domain *d, const fr_t *in, fr_t *work, fr_t *out, bool rev_out,
+                            bool dif, const fr_t *tw, zscale pre, zscale post, const fr_t *pb, const fr_t *pc,
+                            const fr_t *psub, cudaStream_t st, char *msg, size_t msglen)
 {
     cz_err e = CZ_OK;
     fr_t *hsh = NULL;
     for (int q = 0; q < d->np; q++) {
         int pi = dif ? d->np - 1 - q : q;
+        const bool last = q == d->np - 1;
         pass_args p;
-        p.a = a;
+        p.src = q == 0 ? in : work;
+        p.a = last ? out : work;
+        p.rev_out = last && rev_out;
         p.tw = tw;
         p.k = d->log_n;
         p.s = d->ps[pi];
         p.L = d->pl[pi];
         p.logC = d->pc[pi];
         p.gmax = d->gmax;
+        p.unit1 = d->unit1;
         p.pre = q == 0 ? pre : NOSCALE;
         p.post = q == d->np - 1 ? post : NOSCALE;
         p.pb = q == 0 ? pb : NULL;
@@ -595,12 +649,16 @@ static cz_err run_passes(const cz_cuda_ntt_domain *d, fr_t *a, bool dif, const f
         p.psub = q == d->np - 1 ? psub : NULL;
         p.zinv = d->zinv;
         uint32_t blocks = (uint32_t)(d->n >> (p.L + p.logC)), te = 1u << (p.L + p.logC);
+        /* the scattered stores of the folded bit reversal: neighbouring
+         * blocks take tiles whose elements land next to each other */
+        p.tile_rev = p.rev_out && blocks > 1 ? d->log_n - p.L - p.logC : 0;
         if (d->host) { /* one "thread" per tile: the barriers are the phase boundaries */
             if (!hsh && !(hsh = (fr_t *)malloc(sizeof(fr_t) << TILE_LOG)))
                 return cz_fail(CZ_ERR_NOMEM, msg, msglen, "ntt: tile");
             for (uint32_t t = 0; t < blocks; t++) {
-                if (dif) host_tile<true>(p, hsh, t);
-                else host_tile<false>(p, hsh, t);
+                const uint32_t tile = p.tile_rev ? brev_k(t, p.tile_rev) : t;
+                if (dif) host_tile<true>(p, hsh, tile);
+                else host_tile<false>(p, hsh, tile);
             }
             continue;
         }
@@ -620,6 +678,13 @@ static cz_err run_passes(const cz_cuda_ntt_domain *d, fr_t *a, bool dif, const f
 fail:
     free(hsh);
     return e;
+}
+
+static cz_err run_passes(const cz_cuda_ntt_domain *d, fr_t *a, bool dif, const fr_t *tw, zscale pre, zscale post,
+                         const fr_t *pb, const fr_t *pc, const fr_t *psub, cudaStream_t st, char *msg,
+                         size_t msglen)
+{
+    return run_passes_io(d, a, a, a, false, dif, tw, pre, post, pb, pc, psub, st, msg, msglen);
 }
 
 static unsigned grid_for(size_t n)
@@ -660,6 +725,20 @@ extern "C" cz_err cz_cuda_ntt(const cz_cuda_ntt_domain *d, void *d_a, int kind, 
     cudaStream_t st = (cudaStream_t)stream;
     zscale ninv = {NULL, NULL, d->n_inv, 1};
     cz_err e;
+    if (kind < CZ_CUDA_NTT_FORWARD || kind > CZ_CUDA_NTT_COSET_INVERSE)
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda ntt: unknown kind %d", kind);
+    if (d->fold && (d->np == 1 || d->scratch)) {
+        /* DIF from natural order: a -> scratch, passes on scratch, the last
+         * back to a at the bit-reversed positions (one pass: a tile holds
+         * all of a, so in place); the scalings as the DIT path's */
+        const bool inv = kind == CZ_CUDA_NTT_INVERSE || kind == CZ_CUDA_NTT_COSET_INVERSE;
+        const zscale pre = kind == CZ_CUDA_NTT_COSET_FORWARD ? d->sc[SC_COSET_FWD] : NOSCALE;
+        const zscale post = kind == CZ_CUDA_NTT_INVERSE ? ninv
+                            : kind == CZ_CUDA_NTT_COSET_INVERSE ? d->sc[SC_COSET_INV] : NOSCALE;
+        fr_t *work = d->np == 1 ? a : d->scratch;
+        return run_passes_io(d, a, work, a, true, true, inv ? d->tw_inv : d->tw, pre, post, NULL, NULL, NULL, st,
+                             msg, msglen);
+    }
     switch (kind) {
     case CZ_CUDA_NTT_FORWARD:
         if ((e = run_bitrev(d, a, NOSCALE, st, msg, msglen))) return e;
@@ -791,6 +870,7 @@ extern "C" cz_err cz_cuda_ntt_bench(int log_n, uint64_t generator, int kind, int
     size_t n, nv;
     if (reps < 1) reps = 1;
     if ((e = cz_cuda_ntt_domain_create(&d, log_n, generator, msg, msglen))) return e;
+    if (kind < 4 && (e = cz_cuda_ntt_domain_reserve(d, msg, msglen))) goto fail;
     n = d->n;
     nv = kind >= 4 ? 3 : 1;
     t = (float *)malloc(reps * sizeof(float));

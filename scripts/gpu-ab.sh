@@ -18,6 +18,10 @@
 #                       backend ("" skips): the stages of its median line, their
 #                       sum, and the device's wall (the "device" column, where
 #                       the build has one: below the sum when stages overlap)
+#   AB_ENV_A="", AB_ENV_B=""  environment settings (NAME=VALUE ...) for every
+#                       command of that side, so that one build can be compared
+#                       with itself under two knobs: gpu-ab.sh DIR DIR with
+#                       AB_ENV_A="CZ_NTT_FOLD=0"
 # The last table has one row a figure: A's median, B's median, B / A.
 set -uo pipefail
 a=${1:?usage: gpu-ab.sh A_DIR B_DIR [ROUNDS]}
@@ -34,32 +38,33 @@ status=0
 
 # one round of build $1 (tag $2): "key value" lines into $tmp/$2.$round
 run_one() {
-    local dir=$1 tag=$2 round=$3 out f=$tmp/$2.$3
+    local dir=$1 tag=$2 round=$3 out f=$tmp/$2.$3 envs
+    [ "$tag" = A ] && envs=${AB_ENV_A:-} || envs=${AB_ENV_B:-}
     : >"$f"
     if [ "${AB_FF:-1}" = 1 ]; then
-        out=$("$dir/bin/cuzk-cuda-bench" ff 2>&1) || { echo "$tag: ff failed"; echo "$out"; status=1; }
+        out=$(env $envs "$dir/bin/cuzk-cuda-bench" ff 2>&1) || { echo "$tag: ff failed"; echo "$out"; status=1; }
         awk '/^RESULT/ { split($5, g, "G/s"); print "ff_" $2 "_G/s", g[1] }' <<<"$out" >>"$f"
     fi
     if [ -n "$ntt" ]; then
-        out=$("$dir/bin/cuzk-cuda-bench" ntt $ntt 2>&1) || { echo "$tag: ntt failed"; echo "$out"; status=1; }
+        out=$(env $envs "$dir/bin/cuzk-cuda-bench" ntt $ntt 2>&1) || { echo "$tag: ntt failed"; echo "$out"; status=1; }
         awk '/^RESULT/ { print $2 "_" $3 "_ms", $4 }' <<<"$out" >>"$f"
     fi
     if [ -n "$spmv" ]; then
-        out=$("$dir/bin/cuzk-cuda-bench" spmv $spmv 2>&1) || { echo "$tag: spmv failed"; echo "$out"; status=1; }
+        out=$(env $envs "$dir/bin/cuzk-cuda-bench" spmv $spmv 2>&1) || { echo "$tag: spmv failed"; echo "$out"; status=1; }
         awk '/^RESULT/ { print $2 "_" $3 "_ms", $4 }' <<<"$out" >>"$f"
     fi
     if [ -n "$setup" ]; then
-        out=$("$dir/bin/cuzk-cuda-bench" setup $setup 2>&1) || { echo "$tag: setup failed"; echo "$out"; status=1; }
+        out=$(env $envs "$dir/bin/cuzk-cuda-bench" setup $setup 2>&1) || { echo "$tag: setup failed"; echo "$out"; status=1; }
         awk '/^RESULT/ { print $2 "_" $3 "_ms", $4 }' <<<"$out" >>"$f"
     fi
     if [ -n "$msm" ]; then
-        out=$("$dir/bin/cuzk-cuda-msm-bench" $msm 2>&1) || { echo "$tag: msm failed"; echo "$out"; status=1; }
+        out=$(env $envs "$dir/bin/cuzk-cuda-msm-bench" $msm 2>&1) || { echo "$tag: msm failed"; echo "$out"; status=1; }
         awk '/^msm +n +ms/ { t = 1; next } t && /^[a-z0-9-]+ +2\^[0-9]+ / { print "msm_" $1 "_" $2 "_ms", $3 }' \
             <<<"$out" >>"$f"
     fi
     if [ -n "$part" ]; then
         read -r pk pn <<<"$part"
-        out=$("$dir/bin/cuzk-bench" partition --log2 "$pk" --count "$pn" --backend cuda 2>&1) ||
+        out=$(env $envs "$dir/bin/cuzk-bench" partition --log2 "$pk" --count "$pn" --backend cuda 2>&1) ||
             { echo "$tag: partition failed"; echo "$out" | tail -20; status=1; }
         awk -v k="$pk" '$1 == "median" {
                 printf "part_2^%s_spmv_ms %s\npart_2^%s_ntt_ms %s\npart_2^%s_msm_h_ms %s\n", k, $5, k, $6, k, $7
@@ -79,7 +84,7 @@ for r in $(seq 1 "$rounds"); do
 done
 
 echo
-echo "== gpu-ab: medians of $rounds rounds (A = $a, B = $b)"
+echo "== gpu-ab: medians of $rounds rounds (A = $a${AB_ENV_A:+ with $AB_ENV_A}, B = $b${AB_ENV_B:+ with $AB_ENV_B})"
 printf '%-34s %12s %12s %8s\n' figure A B B/A
 # median TAG KEY: the median of KEY's values over the rounds of build TAG
 median() {

@@ -11,7 +11,9 @@
  * pass of its own before a DIT). Both run the sizes again with two levels a
  * thread between barriers (CZ_NTT_LEVELS=2, radix 4: the default from 2^26,
  * which the sizes here do not reach), and once without level 1's
- * unit-twiddle shortcut (CZ_NTT_UNIT1=0). */
+ * unit-twiddle shortcut (CZ_NTT_UNIT1=0). bellperson's H runs also with its
+ * last transform in place and a bit-reversal pass (CZ_NTT_FOLD=0), and in
+ * the seven-transform order (CZ_H_SEVEN=1). */
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -202,6 +204,12 @@ int main(void)
         check_h(13, 7, 0);
         check_h(10, 5, 1);
         check_h(13, 5, 1);
+        setenv("CZ_NTT_FOLD", "0", 1); /* H's last transform in place, then a bit-reversal pass */
+        check_h(13, 7, 0);
+        unsetenv("CZ_NTT_FOLD");
+        setenv("CZ_H_SEVEN", "1", 1); /* the seven-transform order */
+        check_h(13, 7, 0);
+        unsetenv("CZ_H_SEVEN");
         /* two levels a shared round trip (the default from 2^26 only) */
         setenv("CZ_NTT_LEVELS", "2", 1);
         for (with_scratch = 0; with_scratch < 2; with_scratch++) {
@@ -225,24 +233,37 @@ int main(void)
     }
     on_gpu = 1;
     static const int gpu_sizes[] = {1, 2, 5, 10, 11, 12, 15, 16, 19, 20, 21, 22};
-    for (with_scratch = 0; with_scratch < 2; with_scratch++) {
-        for (size_t i = 0; i < sizeof gpu_sizes / sizeof gpu_sizes[0]; i++) {
-            check_transforms(gpu_sizes[i], 7, 15);
-            check_transforms(gpu_sizes[i], 5, 15);
-        }
+    with_scratch = 1; /* the folded bit reversal at every size */
+    for (size_t i = 0; i < sizeof gpu_sizes / sizeof gpu_sizes[0]; i++) {
+        check_transforms(gpu_sizes[i], 7, 15);
+        check_transforms(gpu_sizes[i], 5, 15);
+    }
+    /* the bit-reversal pass: element-wise (below 2^8) and tiled, two and
+     * three passes after it */
+    with_scratch = 0;
+    static const int br_sizes[] = {2, 5, 11, 16, 20, 22};
+    for (size_t i = 0; i < sizeof br_sizes / sizeof br_sizes[0]; i++) {
+        check_transforms(br_sizes[i], 7, 15);
+        check_transforms(br_sizes[i], 5, 15);
     }
     static const int h_sizes[] = {10, 12, 16, 21};
     for (size_t i = 0; i < sizeof h_sizes / sizeof h_sizes[0]; i++) {
         check_h(h_sizes[i], 7, 0);
         check_h(h_sizes[i], 5, 1);
     }
+    setenv("CZ_NTT_FOLD", "0", 1);
+    check_h(16, 7, 0);
+    unsetenv("CZ_NTT_FOLD");
+    setenv("CZ_H_SEVEN", "1", 1);
+    check_h(16, 7, 0);
+    unsetenv("CZ_H_SEVEN");
     /* two levels a shared round trip (the default from 2^26 only) */
     setenv("CZ_NTT_LEVELS", "2", 1);
-    for (with_scratch = 0; with_scratch < 2; with_scratch++) {
-        for (size_t i = 0; i < sizeof gpu_sizes / sizeof gpu_sizes[0]; i++) check_transforms(gpu_sizes[i], 7, 15);
-        check_transforms(22, 5, 15);
-    }
+    with_scratch = 1;
+    for (size_t i = 0; i < sizeof gpu_sizes / sizeof gpu_sizes[0]; i++) check_transforms(gpu_sizes[i], 7, 15);
+    check_transforms(22, 5, 15);
     with_scratch = 0;
+    for (size_t i = 0; i < sizeof br_sizes / sizeof br_sizes[0]; i++) check_transforms(br_sizes[i], 7, 15);
     check_h(16, 7, 0);
     check_h(21, 5, 1);
     setenv("CZ_NTT_UNIT1", "0", 1);

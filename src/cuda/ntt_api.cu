@@ -30,7 +30,10 @@
  * inverse as DIF (natural -> reversed, scaled on the way out by n^-1 g^j),
  * then the coset forward as DIT (reversed -> natural); the last coset
  * inverse is DIF with the pointwise (a b - c) / Z folded into its first
- * load, then one bit-reversal pass. Field arithmetic is exact, so any order
+ * load, its passes on b (spent by then) and its last storing into a at the
+ * bit-reversed positions. Level 1's first butterfly in the pass at s = 0
+ * has w = 1 for every thread of the radix-4 kernel and skips its product.
+ * Field arithmetic is exact, so any order
  * of the same operations gives the CPU's bits. */
 #include <stdlib.h>
 #include <string.h>
@@ -779,10 +782,16 @@ extern "C" cz_err cz_cuda_h_bellperson(const cz_cuda_ntt_domain *d, void *d_a, v
             return e;
         if ((e = run_passes(d, v[k], false, d->tw, NOSCALE, NOSCALE, NULL, NULL, NULL, st, msg, msglen))) return e;
     }
+    /* The last transform's first pass reads a and b at the same positions
+     * and may store into b, whose values are then spent: its passes run on
+     * b and the last stores into a at the bit-reversed positions, so the
+     * result is in natural order without a bit-reversal pass
+     * (CZ_NTT_FOLD=0: in place on a, then the pass). */
+    fr_t *work = d->fold ? v[1] : v[0];
     if (seven) {
         /* a <- (a b - c) / Z on load, coset inverse as DIF, then natural order */
-        if ((e = run_passes(d, v[0], true, d->tw_inv, NOSCALE, d->sc[SC_COSET_INV], v[1], v[2], NULL, st, msg,
-                            msglen)))
+        if ((e = run_passes_io(d, v[0], work, v[0], d->fold, true, d->tw_inv, NOSCALE, d->sc[SC_COSET_INV], v[1],
+                               v[2], NULL, st, msg, msglen)))
             return e;
     } else {
         /* C / Z: c's inverse (DIF, ends bit-reversed, times n^-1 / Z) */
@@ -790,11 +799,11 @@ extern "C" cz_err cz_cuda_h_bellperson(const cz_cuda_ntt_domain *d, void *d_a, v
         if ((e = run_passes(d, v[2], true, d->tw_inv, NOSCALE, cz, NULL, NULL, NULL, st, msg, msglen))) return e;
         /* a <- a b on load, coset inverse as DIF times n^-1 g^-j / Z, minus
          * C / Z (same bit-reversed positions) on the last store */
-        if ((e = run_passes(d, v[0], true, d->tw_inv, NOSCALE, d->sc[SC_COSET_INV_Z], v[1], NULL, v[2], st, msg,
-                            msglen)))
+        if ((e = run_passes_io(d, v[0], work, v[0], d->fold, true, d->tw_inv, NOSCALE, d->sc[SC_COSET_INV_Z], v[1],
+                               NULL, v[2], st, msg, msglen)))
             return e;
     }
-    return run_bitrev(d, v[0], NOSCALE, st, msg, msglen);
+    return d->fold ? CZ_OK : run_bitrev(d, v[0], NOSCALE, st, msg, msglen);
 }
 
 extern "C" cz_err cz_cuda_h_snarkjs(const cz_cuda_ntt_domain *d, void *d_a, void *d_b, void *d_c, void *stream,

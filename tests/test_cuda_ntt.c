@@ -9,8 +9,8 @@
  * GPU runs sizes up to 2^22. The transforms run with and without a
  * reserved scratch (the bit reversal folded into a DIF's last pass, or a
  * pass of its own before a DIT). Both run the sizes again with two levels a
- * thread between barriers (CZ_NTT_LEVELS=2, radix 4: the default from 2^26,
- * which the sizes here do not reach), and once without level 1's
+ * thread between barriers (CZ_NTT_LEVELS=2, radix 4: the default from 2^22,
+ * so that the smaller sizes take it too), and once without level 1's
  * unit-twiddle shortcut (CZ_NTT_UNIT1=0). bellperson's H runs also with its
  * last transform in place and a bit-reversal pass (CZ_NTT_FOLD=0), and in
  * the seven-transform order (CZ_H_SEVEN=1). */
@@ -210,7 +210,7 @@ int main(void)
         setenv("CZ_H_SEVEN", "1", 1); /* the seven-transform order */
         check_h(13, 7, 0);
         unsetenv("CZ_H_SEVEN");
-        /* two levels a shared round trip (the default from 2^26 only) */
+        /* two levels a shared round trip (the default from 2^22 only) */
         setenv("CZ_NTT_LEVELS", "2", 1);
         for (with_scratch = 0; with_scratch < 2; with_scratch++) {
             for (size_t i = 0; i < sizeof host_sizes / sizeof host_sizes[0]; i++)
@@ -257,7 +257,7 @@ int main(void)
     setenv("CZ_H_SEVEN", "1", 1);
     check_h(16, 7, 0);
     unsetenv("CZ_H_SEVEN");
-    /* two levels a shared round trip (the default from 2^26 only) */
+    /* two levels a shared round trip (the default from 2^22 only) */
     setenv("CZ_NTT_LEVELS", "2", 1);
     with_scratch = 1;
     for (size_t i = 0; i < sizeof gpu_sizes / sizeof gpu_sizes[0]; i++) check_transforms(gpu_sizes[i], 7, 15);

@@ -3,10 +3,10 @@
  *
  * How it works. A transform of n = 2^k is radix-2 butterflies in k levels,
  * grouped into passes; one pass is one kernel that loads a tile of 2^10
- * elements (2^9 up to 2^25; 2^8..2^11 selectable, sizes chosen by
+ * elements (2^9 up to 2^21; 2^8..2^11 selectable, sizes chosen by
  * measurement) into shared memory, runs up to 10 levels there with 128
  * threads and writes the tile back, so 2^27 takes three passes over HBM
- * (10 + 9 + 8 levels). From 2^26 a thread takes 4 elements of the tile
+ * (10 + 9 + 8 levels). From 2^22 a thread takes 4 elements of the tile
  * into registers and runs two levels on them between barriers (radix 4,
  * tile_group); below, one level a barrier. A pass over levels s .. s+L-1
  * touches, for fixed high bits h and low bits lo, the
@@ -45,12 +45,14 @@
 
 #define TILE_LOG 11 /* largest tile: 2^11 elements, 64 KB of shared memory */
 /* defaults measured on the H200 (docs/CUDA.md): 128 threads per tile,
- * tiles of 2^9 up to 2^25 and of 2^10 above */
+ * tiles of 2^9 up to 2^21 and of 2^10 above */
 #define NTHR_DEFAULT 128
-#define TILE_LOG_DEFAULT(k) ((k) >= 26 ? 10 : 9)
-/* levels a thread runs in registers between barriers: 2 (radix 4) from
- * 2^26, where it measured 4 % faster; 1 below, where it was not faster */
-#define LEVELS_DEFAULT(k) ((k) >= 26 ? 2 : 1)
+#define TILE_LOG_DEFAULT(k) ((k) >= 22 ? 10 : 9)
+/* levels a thread runs in registers between barriers: 2 (radix 4, tiles
+ * of 2^10) from 2^22, where with level 1's unit twiddle skipped and the
+ * bit reversal folded it measured 1.8-4.5 % faster (4 % at 2^26 and 2^27
+ * before); 1 below, where it was as fast (2^21) or slower */
+#define LEVELS_DEFAULT(k) ((k) >= 22 ? 2 : 1)
 #define BR_B 4      /* tiled bit reversal: 2^4 x 2^4 blocks */
 #define LO_BITS 14
 #define TW_LO_BITS 13

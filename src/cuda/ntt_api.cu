@@ -633,6 +633,8 @@ static cz_err run_passes_io(const cz_cuda_ntt_domain *d, const fr_t *in, fr_t *w
 {
     cz_err e = CZ_OK;
     fr_t *hsh = NULL;
+    if (rev_out && (!dif || (d->np > 1 && work == out)))
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda ntt: a folded bit reversal needs DIF and its own target");
     for (int q = 0; q < d->np; q++) {
         int pi = dif ? d->np - 1 - q : q;
         const bool last = q == d->np - 1;

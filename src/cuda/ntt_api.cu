@@ -730,38 +730,27 @@ extern "C" cz_err cz_cuda_ntt(const cz_cuda_ntt_domain *d, void *d_a, int kind, 
 {
     fr_t *a = (fr_t *)d_a;
     cudaStream_t st = (cudaStream_t)stream;
-    zscale ninv = {NULL, NULL, d->n_inv, 1};
     cz_err e;
     if (kind < CZ_CUDA_NTT_FORWARD || kind > CZ_CUDA_NTT_COSET_INVERSE)
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda ntt: unknown kind %d", kind);
+    /* the kind's twiddles and scalings: g^j on the first load, n^-1 or
+     * n^-1 g^-j on the last store */
+    const bool inv = kind == CZ_CUDA_NTT_INVERSE || kind == CZ_CUDA_NTT_COSET_INVERSE;
+    const zscale ninv = {NULL, NULL, d->n_inv, 1};
+    const zscale pre = kind == CZ_CUDA_NTT_COSET_FORWARD ? d->sc[SC_COSET_FWD] : NOSCALE;
+    const zscale post = kind == CZ_CUDA_NTT_INVERSE ? ninv
+                        : kind == CZ_CUDA_NTT_COSET_INVERSE ? d->sc[SC_COSET_INV] : NOSCALE;
+    const fr_t *tw = inv ? d->tw_inv : d->tw;
     if (d->fold && (d->np == 1 || d->scratch)) {
         /* DIF from natural order: a -> scratch, passes on scratch, the last
          * back to a at the bit-reversed positions (one pass: a tile holds
-         * all of a, so in place); the scalings as the DIT path's */
-        const bool inv = kind == CZ_CUDA_NTT_INVERSE || kind == CZ_CUDA_NTT_COSET_INVERSE;
-        const zscale pre = kind == CZ_CUDA_NTT_COSET_FORWARD ? d->sc[SC_COSET_FWD] : NOSCALE;
-        const zscale post = kind == CZ_CUDA_NTT_INVERSE ? ninv
-                            : kind == CZ_CUDA_NTT_COSET_INVERSE ? d->sc[SC_COSET_INV] : NOSCALE;
+         * all of a, so in place) */
         fr_t *work = d->np == 1 ? a : d->scratch;
-        return run_passes_io(d, a, work, a, true, true, inv ? d->tw_inv : d->tw, pre, post, NULL, NULL, NULL, st,
-                             msg, msglen);
+        return run_passes_io(d, a, work, a, true, true, tw, pre, post, NULL, NULL, NULL, st, msg, msglen);
     }
-    switch (kind) {
-    case CZ_CUDA_NTT_FORWARD:
-        if ((e = run_bitrev(d, a, NOSCALE, st, msg, msglen))) return e;
-        return run_passes(d, a, false, d->tw, NOSCALE, NOSCALE, NULL, NULL, NULL, st, msg, msglen);
-    case CZ_CUDA_NTT_INVERSE:
-        if ((e = run_bitrev(d, a, NOSCALE, st, msg, msglen))) return e;
-        return run_passes(d, a, false, d->tw_inv, NOSCALE, ninv, NULL, NULL, NULL, st, msg, msglen);
-    case CZ_CUDA_NTT_COSET_FORWARD:
-        if ((e = run_bitrev(d, a, d->sc[SC_COSET_FWD], st, msg, msglen))) return e;
-        return run_passes(d, a, false, d->tw, NOSCALE, NOSCALE, NULL, NULL, NULL, st, msg, msglen);
-    case CZ_CUDA_NTT_COSET_INVERSE:
-        if ((e = run_bitrev(d, a, NOSCALE, st, msg, msglen))) return e;
-        return run_passes(d, a, false, d->tw_inv, NOSCALE, d->sc[SC_COSET_INV], NULL, NULL, NULL, st, msg, msglen);
-    default:
-        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "cuda ntt: unknown kind %d", kind);
-    }
+    /* the bit-reversal pass (with the first load's scaling), then DIT */
+    if ((e = run_bitrev(d, a, pre, st, msg, msglen))) return e;
+    return run_passes(d, a, false, tw, NOSCALE, post, NULL, NULL, NULL, st, msg, msglen);
 }
 
 /* H = (A B - C) / Z on the coset, back to coefficients. The coset inverse

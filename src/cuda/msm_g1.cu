@@ -1,5 +1,7 @@
 /* msm_g1.cu — cz_cuda_msm_g1: the device MSM on G1 over Fp (msm_impl.cuh). A
- * translation unit of its own so that the two groups compile in parallel. */
+ * translation unit of its own so that the two groups compile in parallel;
+ * the point-arithmetic kernels it launches are compiled elsewhere
+ * (msm_impl.cuh, "The point-arithmetic launches"). */
 #include "cuda/msm_impl.cuh"
 
 extern "C" cz_err cz_cuda_msm_g1(cz_cuda_msm *ctx, cz_g1_jac *out, const cz_g1_aff *dev_bases, const cz_fr *scalars,

@@ -1,9 +1,10 @@
 /* msm_impl.cuh — the host side of the device MSM, shared by the G1 and G2
- * translation units (msm_g1.cu, msm_g2.cu, compiled in parallel) and the
- * context functions (msm_api.cu): the plan (window width from a cost model,
- * window groups bounded by a scratch budget), the carve-out of the
- * context's scratch, and the sequence of kernels (msm_kernels.cuh) and CUB
- * calls.
+ * translation units (msm_g1.cu, msm_g2.cu, compiled in parallel), the
+ * context functions (msm_api.cu) and the units of the point-arithmetic
+ * kernels (below, "The point-arithmetic launches"): the plan (window width
+ * from a cost model, window groups bounded by a scratch budget), the
+ * carve-out of the context's scratch, and the sequence of kernels
+ * (msm_kernels.cuh) and CUB calls.
  *
  * One call: classify the scalars (zeros dropped, ones listed, the rest
  * converted from Montgomery form and listed with the largest bit length);
@@ -222,81 +223,89 @@ inline cudaError_t read_small(cz_cuda_msm *ctx, uint32_t *dst, const uint32_t *s
 }
 
 /* The point-arithmetic launches of the engine. G1 runs a thread per piece
- * of work; G2 a lane pair (fp2_pair.cuh) unless ctx->g2_pair is off. */
+ * of work; G2 a lane pair (fp2_pair.cuh) unless ctx->g2_pair is off.
+ *
+ * Their kernels are most of the build (the field arithmetic unrolled into
+ * every addition), so they are only declared here: msm_launch.cuh defines
+ * the launches and the translation units msm_g1_sums.cu, msm_g1_ba.cu,
+ * msm_g2_single.cu, msm_g2_single_buckets.cu and msm_g2_pair.cu
+ * instantiate them, each kernel once, in parallel with the host code of
+ * msm_g1.cu, msm_g2.cu and msm_api.cu (which include this file and compile
+ * none of them; before, each of the three compiled every G2 kernel). A launch missing from
+ * those units is a link error, not a silent fallback. */
+template <class F, class In>
+void launch_segment_sums_t(cudaStream_t st, unsigned hb, In in, const uint32_t *keys, uint32_t n, uint32_t s0,
+                           const uint32_t *incl, const uint32_t *pc, uint32_t *okeys, cz_xyzz_t<F> *out,
+                           cz_xyzz_t<F> *dest, uint32_t t0);
+template <class F>
+void launch_run_sums_t(cudaStream_t st, unsigned hb, size_t bound, const cz_xyzz_t<F> *items, const uint32_t *off,
+                       const uint32_t *cnt, const uint32_t *np, const uint32_t *incl2, uint32_t runs,
+                       cz_xyzz_t<F> *out);
+template <class F>
+void launch_bucket_segments_t(cudaStream_t st, unsigned hb, const cz_xyzz_t<F> *buckets, uint32_t kb, uint32_t l,
+                              uint32_t segs, uint32_t nt, cz_xyzz_t<F> *out, uint32_t *okeys);
+/* blocks of hb threads of the bucket-sum kernel one SM holds */
+template <class F> cudaError_t bucket_blocks_t(int *nb, int hb);
+/* G2 on lane pairs (msm_g2_pair.cu) */
+void launch_segment_sums_pair(cudaStream_t st, unsigned hb, cz_in_aff<fp2_t> in, const uint32_t *keys, uint32_t n,
+                              uint32_t s0, const uint32_t *incl, const uint32_t *pc, uint32_t *okeys,
+                              cz_xyzz_t<fp2_t> *out, cz_xyzz_t<fp2_t> *dest, uint32_t t0);
+void launch_segment_sums_pair(cudaStream_t st, unsigned hb, cz_in_xyzz<fp2_t> in, const uint32_t *keys, uint32_t n,
+                              uint32_t s0, const uint32_t *incl, const uint32_t *pc, uint32_t *okeys,
+                              cz_xyzz_t<fp2_t> *out, cz_xyzz_t<fp2_t> *dest, uint32_t t0);
+void launch_run_sums_pair(cudaStream_t st, unsigned hb, size_t bound, const cz_xyzz_t<fp2_t> *items,
+                          const uint32_t *off, const uint32_t *cnt, const uint32_t *np, const uint32_t *incl2,
+                          uint32_t runs, cz_xyzz_t<fp2_t> *out);
+void launch_bucket_segments_pair(cudaStream_t st, unsigned hb, const cz_xyzz_t<fp2_t> *buckets, uint32_t kb,
+                                 uint32_t l, uint32_t segs, uint32_t nt, cz_xyzz_t<fp2_t> *out, uint32_t *okeys);
+cudaError_t bucket_blocks_pair(int *nb, int hb);
+/* one batch-affine round of T chains over the entries (rk, src, rm)
+ * (msm_g1_ba.cu): forward, inversion in U groups, backward; the first
+ * launch error */
+template <class F, class Src>
+cudaError_t launch_ba_round(cudaStream_t st, Src src, const uint32_t *rk, uint32_t rm, const uint32_t *incl,
+                            uint32_t npairs, uint32_t T, uint32_t U, uint32_t *okeys, cz_aff_t<F> *opts, F *tot,
+                            F *pre);
+
 template <class F, class In>
 inline void launch_segment_sums(cz_cuda_msm *ctx, In in, const uint32_t *keys, uint32_t n, uint32_t s0,
                                 const uint32_t *incl, const uint32_t *pc, uint32_t *okeys, cz_xyzz_t<F> *out,
                                 cz_xyzz_t<F> *dest, uint32_t t0)
 {
     unsigned hb = (unsigned)ctx->heavy_block;
-    cz_k_segment_sums<F, In><<<blocks_of(s0, hb), hb, 0, ctx->stream>>>(in, keys, n, t0, incl, pc, okeys, out,
-                                                                        dest);
-}
-inline void launch_segment_sums(cz_cuda_msm *ctx, cz_in_aff<fp2_t> in, const uint32_t *keys, uint32_t n,
-                                uint32_t s0, const uint32_t *incl, const uint32_t *pc, uint32_t *okeys,
-                                cz_xyzz_t<fp2_t> *out, cz_xyzz_t<fp2_t> *dest, uint32_t t0)
-{
-    unsigned hb = (unsigned)ctx->heavy_block;
-    if (!ctx->g2_pair) {
-        cz_k_segment_sums<fp2_t, cz_in_aff<fp2_t>><<<blocks_of(s0, hb), hb, 0, ctx->stream>>>(
-            in, keys, n, t0, incl, pc, okeys, out, dest);
-        return;
+    if constexpr (std::is_same<F, fp2_t>::value) {
+        if (ctx->g2_pair) {
+            launch_segment_sums_pair(ctx->stream, hb, in, keys, n, s0, incl, pc, okeys, out, dest, t0);
+            return;
+        }
     }
-    cz_in_aff_pair ip = {in.bases, in.vals};
-    cz_k_segment_sums_pair<<<blocks_of(2 * (size_t)s0, hb), hb, 0, ctx->stream>>>(ip, keys, n, t0, incl, pc,
-                                                                                 okeys, out, dest);
-}
-inline void launch_segment_sums(cz_cuda_msm *ctx, cz_in_xyzz<fp2_t> in, const uint32_t *keys, uint32_t n,
-                                uint32_t s0, const uint32_t *incl, const uint32_t *pc, uint32_t *okeys,
-                                cz_xyzz_t<fp2_t> *out, cz_xyzz_t<fp2_t> *dest, uint32_t t0)
-{
-    unsigned hb = (unsigned)ctx->heavy_block;
-    if (!ctx->g2_pair) {
-        cz_k_segment_sums<fp2_t, cz_in_xyzz<fp2_t>><<<blocks_of(s0, hb), hb, 0, ctx->stream>>>(
-            in, keys, n, t0, incl, pc, okeys, out, dest);
-        return;
-    }
-    cz_in_xyzz_pair ip = {in.items};
-    cz_k_segment_sums_pair<<<blocks_of(2 * (size_t)s0, hb), hb, 0, ctx->stream>>>(ip, keys, n, t0, incl, pc,
-                                                                                 okeys, out, dest);
+    launch_segment_sums_t<F, In>(ctx->stream, hb, in, keys, n, s0, incl, pc, okeys, out, dest, t0);
 }
 template <class F>
 inline void launch_run_sums(cz_cuda_msm *ctx, size_t bound, const cz_xyzz_t<F> *items, engine<F> &e, uint32_t runs,
                             cz_xyzz_t<F> *out)
 {
     unsigned hb = (unsigned)ctx->heavy_block;
-    cz_k_run_sums<F><<<blocks_of(bound, hb), hb, 0, ctx->stream>>>(items, e.off, e.cnt, e.np, e.incl2, runs, T1, out);
-}
-template <>
-inline void launch_run_sums<fp2_t>(cz_cuda_msm *ctx, size_t bound, const cz_xyzz_t<fp2_t> *items, engine<fp2_t> &e,
-                                   uint32_t runs, cz_xyzz_t<fp2_t> *out)
-{
-    unsigned hb = (unsigned)ctx->heavy_block;
-    if (!ctx->g2_pair)
-        cz_k_run_sums<fp2_t><<<blocks_of(bound, hb), hb, 0, ctx->stream>>>(items, e.off, e.cnt, e.np, e.incl2, runs,
-                                                                           T1, out);
-    else
-        cz_k_run_sums_pair<<<blocks_of(2 * bound, hb), hb, 0, ctx->stream>>>(items, e.off, e.cnt, e.np, e.incl2,
-                                                                             runs, T1, out);
+    if constexpr (std::is_same<F, fp2_t>::value) {
+        if (ctx->g2_pair) {
+            launch_run_sums_pair(ctx->stream, hb, bound, items, e.off, e.cnt, e.np, e.incl2, runs, out);
+            return;
+        }
+    }
+    launch_run_sums_t<F>(ctx->stream, hb, bound, items, e.off, e.cnt, e.np, e.incl2, runs, out);
 }
 template <class F>
 inline void launch_bucket_segments(cz_cuda_msm *ctx, const cz_xyzz_t<F> *buckets, uint32_t kb, uint32_t l,
                                    uint32_t segs, uint32_t nt, cz_xyzz_t<F> *out, uint32_t *okeys)
 {
     unsigned hb = (unsigned)ctx->heavy_block;
-    cz_k_bucket_segments<F><<<blocks_of(nt, hb), hb, 0, ctx->stream>>>(buckets, kb, l, segs, nt, out, okeys);
-}
-template <>
-inline void launch_bucket_segments<fp2_t>(cz_cuda_msm *ctx, const cz_xyzz_t<fp2_t> *buckets, uint32_t kb,
-                                          uint32_t l, uint32_t segs, uint32_t nt, cz_xyzz_t<fp2_t> *out,
-                                          uint32_t *okeys)
-{
-    unsigned hb = (unsigned)ctx->heavy_block;
-    if (!ctx->g2_pair)
-        cz_k_bucket_segments<fp2_t><<<blocks_of(nt, hb), hb, 0, ctx->stream>>>(buckets, kb, l, segs, nt, out, okeys);
-    else
-        cz_k_bucket_segments_pair<<<blocks_of(2 * (size_t)nt, hb), hb, 0, ctx->stream>>>(buckets, kb, l, segs, nt,
-                                                                                        out, okeys);
+    if constexpr (std::is_same<F, fp2_t>::value) {
+        if (ctx->g2_pair) {
+            launch_bucket_segments_pair(ctx->stream, hb, buckets, kb, l, segs, nt, out, okeys);
+            return;
+        }
+    }
+    launch_bucket_segments_t<F>(ctx->stream, hb, buckets, kb, l, segs, nt, out, okeys);
 }
 /* Threads (segments) of one full wave of the bucket-sum kernel: every
  * block of it resident at once on every SM. Each segment is a chain of
@@ -313,15 +322,15 @@ template <class F> inline uint32_t bucket_wave(cz_cuda_msm *ctx)
     int sms = 0, nb = 0, hb = ctx->heavy_block, lanes = 1;
     cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx->device);
     if (e == cudaSuccess) {
-        if constexpr (std::is_same<F, fp_t>::value) {
-            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, cz_k_bucket_segments<fp_t>, hb, 0);
-        } else {
+        if constexpr (std::is_same<F, fp2_t>::value) {
             if (ctx->g2_pair) {
-                e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, cz_k_bucket_segments_pair<0>, hb, 0);
+                e = bucket_blocks_pair(&nb, hb);
                 lanes = 2;
             } else {
-                e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, cz_k_bucket_segments<fp2_t>, hb, 0);
+                e = bucket_blocks_t<F>(&nb, hb);
             }
+        } else {
+            e = bucket_blocks_t<F>(&nb, hb);
         }
     }
     uint32_t w = 65536;
@@ -640,7 +649,6 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
                     uint32_t npairs = (rm + 1) / 2, total, T = ba_chains(npairs);
                     if (rm < 2 || (ctx->ba_mode == 0 && npairs < BA_MIN_PAIRS) || T > ba_tmax) break;
                     uint32_t U = (T + BA_INV_GROUP - 1) / BA_INV_GROUP;
-                    unsigned bwd_blocks = (T + BA_BWD_BLOCK - 1) / BA_BWD_BLOCK;
                     cz_k_ba_count<<<blocks(npairs), BLOCK, 0, st>>>(keys_in, rk, rm, npairs);
                     CKL();
                     tb = temp_bytes;
@@ -651,24 +659,13 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
                         break;
                     if (rp) {
                         cz_ba_points<F> src = {rp};
-                        cz_k_ba_fwd<F, cz_ba_points<F>><<<blocks(T), BLOCK, 0, st>>>(
-                            src, rk, rm, keys_in, npairs, T, ba_keys[round & 1], ba_pts[round & 1], ba_tot);
-                        CKL();
-                        cz_k_ba_inv<F><<<blocks(U), BLOCK, 0, st>>>(ba_tot, ba_pre, T, U);
-                        CKL();
-                        cz_k_ba_bwd<F, cz_ba_points<F>><<<bwd_blocks, BA_BWD_BLOCK, 0, st>>>(
-                            src, rk, rm, keys_in, npairs, T, ba_pts[round & 1], ba_tot);
+                        CK(launch_ba_round<F>(st, src, rk, rm, keys_in, npairs, T, U, ba_keys[round & 1],
+                                              ba_pts[round & 1], ba_tot, ba_pre));
                     } else {
                         cz_ba_bases<F> src = {bases, vals_out};
-                        cz_k_ba_fwd<F, cz_ba_bases<F>><<<blocks(T), BLOCK, 0, st>>>(
-                            src, rk, rm, keys_in, npairs, T, ba_keys[round & 1], ba_pts[round & 1], ba_tot);
-                        CKL();
-                        cz_k_ba_inv<F><<<blocks(U), BLOCK, 0, st>>>(ba_tot, ba_pre, T, U);
-                        CKL();
-                        cz_k_ba_bwd<F, cz_ba_bases<F>><<<bwd_blocks, BA_BWD_BLOCK, 0, st>>>(
-                            src, rk, rm, keys_in, npairs, T, ba_pts[round & 1], ba_tot);
+                        CK(launch_ba_round<F>(st, src, rk, rm, keys_in, npairs, T, U, ba_keys[round & 1],
+                                              ba_pts[round & 1], ba_tot, ba_pre));
                     }
-                    CKL();
                     rk = ba_keys[round & 1];
                     rp = ba_pts[round & 1];
                     rm = total;

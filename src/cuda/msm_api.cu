@@ -34,8 +34,6 @@ extern "C" cz_err cz__cuda_msm_create_prio(cz_cuda_msm **out, int device, int pr
     ctx->device = device;
     ctx->heavy_block = heavy_block_size(HEAVY_BLOCK);
     {
-        const char *p = getenv("CZ_MSM_G2_PAIR"); /* 0: one thread per G2 point, for comparison */
-        ctx->g2_pair = !(p && !strcmp(p, "0"));
         /* CZ_MSM_BA: unset or 0 no batch-affine rounds (off until they are
          * measured to pay, docs/CUDA_MSM.md), "auto" the rounds the plan picks, "all"
          * every round that merges anything (for comparison) */

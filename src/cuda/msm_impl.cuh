@@ -82,7 +82,6 @@ struct cz_cuda_msm {
     size_t cfg_max_entries;
     int heavy_block; /* threads a block of the point-arithmetic kernels */
     uint32_t t0;     /* entries a thread at level 0 of the reduce-by-key engine */
-    int g2_pair;     /* G2 point arithmetic on lane pairs (fp2_pair.cuh) */
     int ba_mode;         /* G1 batch-affine rounds: -1 off, 0 when they pay, 1 always (tests) */
     uint32_t ba_threads; /* chains of a round (0: its pairs / ba_chain) */
     uint32_t ba_chain;   /* pairs a chain when ba_threads is 0 */
@@ -223,16 +222,16 @@ inline cudaError_t read_small(cz_cuda_msm *ctx, uint32_t *dst, const uint32_t *s
 }
 
 /* The point-arithmetic launches of the engine. G1 runs a thread per piece
- * of work; G2 a lane pair (fp2_pair.cuh) unless ctx->g2_pair is off.
+ * of work; G2 a lane pair (fp2_pair.cuh).
  *
  * Their kernels are most of the build (the field arithmetic unrolled into
  * every addition), so they are only declared here: msm_launch.cuh defines
- * the launches and the translation units msm_g1_sums.cu, msm_g1_ba.cu,
- * msm_g2_single.cu, msm_g2_single_buckets.cu and msm_g2_pair.cu
- * instantiate them, each kernel once, in parallel with the host code of
- * msm_g1.cu, msm_g2.cu and msm_api.cu (which include this file and compile
- * none of them; before, each of the three compiled every G2 kernel). A launch missing from
- * those units is a link error, not a silent fallback. */
+ * the launches and the translation units msm_g1_sums.cu, msm_g1_ba.cu and
+ * msm_g2_pair.cu instantiate them, each kernel once, in parallel with the
+ * host code of msm_g1.cu, msm_g2.cu and msm_api.cu (which include this file
+ * and compile none of them; before, each of the three compiled every G2
+ * kernel). A launch missing from those units is a link error, not a silent
+ * fallback. */
 template <class F, class In>
 void launch_segment_sums_t(cudaStream_t st, unsigned hb, In in, const uint32_t *keys, uint32_t n, uint32_t s0,
                            const uint32_t *incl, const uint32_t *pc, uint32_t *okeys, cz_xyzz_t<F> *out,
@@ -273,39 +272,30 @@ inline void launch_segment_sums(cz_cuda_msm *ctx, In in, const uint32_t *keys, u
                                 cz_xyzz_t<F> *dest, uint32_t t0)
 {
     unsigned hb = (unsigned)ctx->heavy_block;
-    if constexpr (std::is_same<F, fp2_t>::value) {
-        if (ctx->g2_pair) {
-            launch_segment_sums_pair(ctx->stream, hb, in, keys, n, s0, incl, pc, okeys, out, dest, t0);
-            return;
-        }
-    }
-    launch_segment_sums_t<F, In>(ctx->stream, hb, in, keys, n, s0, incl, pc, okeys, out, dest, t0);
+    if constexpr (std::is_same<F, fp2_t>::value)
+        launch_segment_sums_pair(ctx->stream, hb, in, keys, n, s0, incl, pc, okeys, out, dest, t0);
+    else
+        launch_segment_sums_t<F, In>(ctx->stream, hb, in, keys, n, s0, incl, pc, okeys, out, dest, t0);
 }
 template <class F>
 inline void launch_run_sums(cz_cuda_msm *ctx, size_t bound, const cz_xyzz_t<F> *items, engine<F> &e, uint32_t runs,
                             cz_xyzz_t<F> *out)
 {
     unsigned hb = (unsigned)ctx->heavy_block;
-    if constexpr (std::is_same<F, fp2_t>::value) {
-        if (ctx->g2_pair) {
-            launch_run_sums_pair(ctx->stream, hb, bound, items, e.off, e.cnt, e.np, e.incl2, runs, out);
-            return;
-        }
-    }
-    launch_run_sums_t<F>(ctx->stream, hb, bound, items, e.off, e.cnt, e.np, e.incl2, runs, out);
+    if constexpr (std::is_same<F, fp2_t>::value)
+        launch_run_sums_pair(ctx->stream, hb, bound, items, e.off, e.cnt, e.np, e.incl2, runs, out);
+    else
+        launch_run_sums_t<F>(ctx->stream, hb, bound, items, e.off, e.cnt, e.np, e.incl2, runs, out);
 }
 template <class F>
 inline void launch_bucket_segments(cz_cuda_msm *ctx, const cz_xyzz_t<F> *buckets, uint32_t kb, uint32_t l,
                                    uint32_t segs, uint32_t nt, cz_xyzz_t<F> *out, uint32_t *okeys)
 {
     unsigned hb = (unsigned)ctx->heavy_block;
-    if constexpr (std::is_same<F, fp2_t>::value) {
-        if (ctx->g2_pair) {
-            launch_bucket_segments_pair(ctx->stream, hb, buckets, kb, l, segs, nt, out, okeys);
-            return;
-        }
-    }
-    launch_bucket_segments_t<F>(ctx->stream, hb, buckets, kb, l, segs, nt, out, okeys);
+    if constexpr (std::is_same<F, fp2_t>::value)
+        launch_bucket_segments_pair(ctx->stream, hb, buckets, kb, l, segs, nt, out, okeys);
+    else
+        launch_bucket_segments_t<F>(ctx->stream, hb, buckets, kb, l, segs, nt, out, okeys);
 }
 /* Threads (segments) of one full wave of the bucket-sum kernel: every
  * block of it resident at once on every SM. Each segment is a chain of
@@ -323,12 +313,8 @@ template <class F> inline uint32_t bucket_wave(cz_cuda_msm *ctx)
     cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx->device);
     if (e == cudaSuccess) {
         if constexpr (std::is_same<F, fp2_t>::value) {
-            if (ctx->g2_pair) {
-                e = bucket_blocks_pair(&nb, hb);
-                lanes = 2;
-            } else {
-                e = bucket_blocks_t<F>(&nb, hb);
-            }
+            e = bucket_blocks_pair(&nb, hb);
+            lanes = 2;
         } else {
             e = bucket_blocks_t<F>(&nb, hb);
         }

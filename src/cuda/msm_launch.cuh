@@ -1,10 +1,9 @@
 /* msm_launch.cuh — the launches of the device MSM's point-arithmetic
  * kernels, declared in msm_impl.cuh. Included only by the translation
- * units that instantiate them (msm_g1_sums.cu, msm_g1_ba.cu,
- * msm_g2_single.cu, msm_g2_single_buckets.cu), one group of kernels each,
- * so that the kernels — most of the build's time — compile once and in
- * parallel. The lane-pair G2
- * launches are msm_g2_pair.cu's own. */
+ * units that instantiate them (msm_g1_sums.cu, msm_g1_ba.cu), one group of
+ * kernels each, so that the kernels — most of the build's time — compile
+ * once and in parallel. G2's launches, on lane pairs, are msm_g2_pair.cu's
+ * own. */
 #ifndef CZ_CUDA_MSM_LAUNCH_CUH
 #define CZ_CUDA_MSM_LAUNCH_CUH
 

@@ -2,12 +2,12 @@
  * MSM (cz_msm_g1 / cz_msm_g2) on fresh random inputs (the seed is printed;
  * CZ_TEST_SEED replays a run), G1 and G2.
  *
- * Bases are P + i Q (made by additions, so large n is cheap) with, every
- * 97th, infinity, every 7th a copy of an earlier base and every 11th the
- * negation of an earlier one (P and -P together). Scalars: random, zero,
- * one, r - 1, at least 2^254, small (32-bit), one value repeated (every
- * point in one bucket per window), Filecoin-like mixes with a density
- * bitmap, in Montgomery form and plain. Sizes: 1, 2, primes, a few
+ * Bases are P + i Q (made by additions, in chunks on the pool, so large n
+ * is cheap) with, every 97th, infinity, every 7th a copy of an earlier base
+ * and every 11th the negation of an earlier one (P and -P together).
+ * Scalars: random, zero, one, r - 1, at least 2^254, small (32-bit), one
+ * value repeated (every point in one bucket per window), Filecoin-like
+ * mixes with a density bitmap, in Montgomery form and plain. Sizes: 1, 2, primes, a few
  * thousand, and the largest that keeps the run within seconds on the GPU;
  * forced window widths and a small entry budget make narrow windows and
  * several window groups run too. The G1 cases run with the batch-affine
@@ -73,28 +73,56 @@ static void make_scalars(cz_fr *k, size_t n, int kind)
     }
 }
 
+/* P + i Q for i in one chunk of BASES_CHUNK, on the pool (the chunk's first
+ * by a scalar multiplication); the copies, negations and infinities are put
+ * in afterwards in index order, so the bases are the same whatever the
+ * threads */
+#define BASES_CHUNK 65536
 #define DEFINE_BASES(G)                                                              \
-    static void bases_##G(cz_##G##_aff *b, size_t n)                                 \
+    typedef struct {                                                                 \
+        cz_##G##_jac *j, p, q;                                                       \
+        cz_##G##_aff qa, *out;                                                       \
+        size_t n;                                                                    \
+    } bases_job_##G;                                                                 \
+    static void bases_adds_##G(void *arg, size_t c)                                  \
     {                                                                                \
-        cz_##G##_jac *j = malloc(n * sizeof *j), g, p, q, t;                         \
-        cz_##G##_aff qa;                                                             \
+        const bases_job_##G *b = arg;                                                \
+        size_t lo = c * BASES_CHUNK, hi = lo + BASES_CHUNK < b->n ? lo + BASES_CHUNK : b->n; \
+        uint64_t lo64[1] = {lo};                                                     \
+        cz_##G##_jac t;                                                              \
+        cz_##G##_mul(&t, &b->q, lo64, 64);                                           \
+        cz_##G##_add(&t, &t, &b->p);                                                 \
+        for (size_t i = lo; i < hi; i++) {                                           \
+            b->j[i] = t;                                                             \
+            cz_##G##_add_mixed(&t, &t, &b->qa);                                      \
+        }                                                                            \
+    }                                                                                \
+    static void bases_aff_##G(void *arg, size_t c)                                   \
+    {                                                                                \
+        const bases_job_##G *b = arg;                                                \
+        size_t lo = c * BASES_CHUNK, hi = lo + BASES_CHUNK < b->n ? lo + BASES_CHUNK : b->n; \
+        cz_##G##_batch_to_aff(b->out + lo, b->j + lo, hi - lo);                      \
+    }                                                                                \
+    static void bases_##G(cz_##G##_aff *out, size_t n)                               \
+    {                                                                                \
+        bases_job_##G b = {.j = malloc(n * sizeof *b.j), .out = out, .n = n};        \
+        cz_##G##_jac g;                                                              \
         uint64_t s1[4] = {cz_rng_u64(&rng), cz_rng_u64(&rng), cz_rng_u64(&rng), 3};   \
         uint64_t s2[4] = {cz_rng_u64(&rng), cz_rng_u64(&rng), cz_rng_u64(&rng), 5};   \
+        size_t chunks = (n + BASES_CHUNK - 1) / BASES_CHUNK;                         \
         cz_##G##_generator_jac(&g);                                                  \
-        cz_##G##_mul(&p, &g, s1, 256);                                               \
-        cz_##G##_mul(&q, &g, s2, 256);                                               \
-        cz_##G##_to_aff(&qa, &q);                                                    \
-        t = p;                                                                       \
+        cz_##G##_mul(&b.p, &g, s1, 256);                                             \
+        cz_##G##_mul(&b.q, &g, s2, 256);                                             \
+        cz_##G##_to_aff(&b.qa, &b.q);                                                \
+        cz_pool_run(pool, chunks, bases_adds_##G, &b);                               \
         for (size_t i = 0; i < n; i++) {                                             \
             size_t src = i ? cz_rng_u64(&rng) % i : 0;                               \
-            if (i % 97 == 96) cz_##G##_set_inf(&j[i]);                               \
-            else if (i % 7 == 6) j[i] = j[src];                                      \
-            else if (i % 11 == 10 || (i == 1 && n == 2)) cz_##G##_neg(&j[i], &j[src]); \
-            else j[i] = t;                                                           \
-            cz_##G##_add_mixed(&t, &t, &qa);                                         \
+            if (i % 97 == 96) cz_##G##_set_inf(&b.j[i]);                             \
+            else if (i % 7 == 6) b.j[i] = b.j[src];                                  \
+            else if (i % 11 == 10 || (i == 1 && n == 2)) cz_##G##_neg(&b.j[i], &b.j[src]); \
         }                                                                            \
-        cz_##G##_batch_to_aff(b, j, n);                                              \
-        free(j);                                                                     \
+        cz_pool_run(pool, chunks, bases_aff_##G, &b);                                \
+        free(b.j);                                                                   \
     }
 DEFINE_BASES(g1)
 DEFINE_BASES(g2)

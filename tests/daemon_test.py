@@ -781,10 +781,14 @@ def t_json_log(d, cc, tmp):
     def whole_lines():  # a line the daemon is still writing is left for later
         text = d.log()
         return text[:text.rfind("\n") + 1].splitlines()
+    def settled(lines):  # the job's last TIMELINE lines and the refused call's
+        # debug line are written after the replies, so they may come later
+        return (sum(l.startswith("TIMELINE,") for l in lines) >= 2 * 6 and
+                any('"grpc_status":3' in l for l in lines))
     t = time.time()
     lines = whole_lines()
-    while sum(l.startswith("TIMELINE,") for l in lines) < 2 * 6 and time.time() - t < HANG:
-        time.sleep(0.05)  # the job's last TIMELINE lines may follow its reply
+    while not settled(lines) and time.time() - t < HANG:
+        time.sleep(0.05)
         lines = whole_lines()
     tl = [l for l in lines if l.startswith("TIMELINE,")]
     other = [l for l in lines if not l.startswith("TIMELINE,")]

@@ -41,6 +41,13 @@
  * this call allocated and returns a cz_err with a message. */
 #include "cuda/setup_run.cuh"
 
+#define SCRATCH_DEFAULT ((uint64_t)1 << 30)
+#define SCRATCH_EMULATED ((uint64_t)16 << 20)
+
+typedef cz_aff_t<fp_t> g1a_t;
+typedef cz_aff_t<fp2_t> g2a_t;
+static_assert(sizeof(g1a_t) == sizeof(cz_g1_aff) && sizeof(g2a_t) == sizeof(cz_g2_aff), "affine layouts");
+
 struct targets {
     g1a_t *g1[5]; /* h, ic, l, a, b_g1 */
     g2a_t *b_g2;

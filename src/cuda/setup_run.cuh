@@ -23,12 +23,7 @@ extern "C" {
 
 #define GA 32    /* sums per thread in the affine conversion */
 #define NTHR 128 /* threads per block */
-#define SCRATCH_DEFAULT ((uint64_t)1 << 30)
-#define SCRATCH_EMULATED ((uint64_t)16 << 20)
 
-typedef cz_aff_t<fp_t> g1a_t;
-typedef cz_aff_t<fp2_t> g2a_t;
-static_assert(sizeof(g1a_t) == sizeof(cz_g1_aff) && sizeof(g2a_t) == sizeof(cz_g2_aff), "affine layouts");
 static_assert(sizeof(fr_t) == sizeof(cz_fr), "Fr layout");
 
 /* ---- the chunk loop, on the device or emulated on the host ---- */

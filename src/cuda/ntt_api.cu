@@ -650,10 +650,10 @@ static cz_err run_passes_io(const cz_cuda_ntt_domain *d, const fr_t *in, fr_t *w
         p.gmax = d->gmax;
         p.unit1 = d->unit1;
         p.pre = q == 0 ? pre : NOSCALE;
-        p.post = q == d->np - 1 ? post : NOSCALE;
+        p.post = last ? post : NOSCALE;
         p.pb = q == 0 ? pb : NULL;
         p.pc = q == 0 ? pc : NULL;
-        p.psub = q == d->np - 1 ? psub : NULL;
+        p.psub = last ? psub : NULL;
         p.zinv = d->zinv;
         uint32_t blocks = (uint32_t)(d->n >> (p.L + p.logC)), te = 1u << (p.L + p.logC);
         /* the scattered stores of the folded bit reversal: neighbouring

@@ -101,12 +101,12 @@ static char *read_pem(const char *key, const char *path, char *msg, size_t msgle
         len += n;
     }
     fclose(f);
+    if (buf) buf[len] = 0; /* before the search: it reads up to the NUL */
     if (!buf || !strstr(buf, "-----BEGIN ")) {
         snprintf(msg, msglen, "%s: %s is not a PEM file", key, path);
         free(buf);
         return NULL;
     }
-    buf[len] = 0;
     return buf;
 }
 

@@ -54,8 +54,7 @@ static void unload(cz_circuit_cache *c, cz_circuit *ci)
     memset(&ci->pk, 0, sizeof ci->pk);
     memset(&ci->zk, 0, sizeof ci->zk);
     memset(&ci->pvk, 0, sizeof ci->pvk);
-    ci->loaded = 0;
-    ci->size_bytes = 0;
+    ci->size_bytes = 0; /* the claimer's (loading set); loaded is cleared by the caller, under the lock */
 }
 
 /* unloads ci, claimed by the caller (loading set), and wakes the waiters */
@@ -63,6 +62,7 @@ static void unload_claimed(cz_circuit_cache *c, cz_circuit *ci)
 {
     unload(c, ci);
     pthread_mutex_lock(&c->mu);
+    ci->loaded = 0;
     ci->acct_bytes = 0;
     ci->loading = 0;
     ci->evict_pending = 0;
@@ -75,7 +75,7 @@ void cz__cache_destroy(cz_circuit_cache *c)
     cz_circuit *ci = c->head;
     while (ci) {
         cz_circuit *n = ci->next;
-        if (ci->loaded) unload(c, ci);
+        if (ci->loaded) unload(c, ci); /* no other thread is left */
         free(ci);
         ci = n;
     }
@@ -420,6 +420,7 @@ cz_err cz__cache_evict(cz_circuit_cache *c, const char *id, int *was_loaded, uin
     pthread_mutex_unlock(&c->mu);
     unload(c, ci);
     pthread_mutex_lock(&c->mu);
+    ci->loaded = 0;
     ci->acct_bytes = 0;
     ci->loading = 0;
     pthread_cond_broadcast(&c->cv);
@@ -504,7 +505,10 @@ size_t cz__cache_snapshot(cz_circuit_cache *c, cz_srs_status **out)
         (*out)[k].loaded = ci->loaded;
         /* an entry being unloaded (loading set) is not on the device any more */
         (*out)[k].tier = !ci->loaded ? CZ_TIER_COLD : ci->on_device && !ci->loading ? CZ_TIER_HOT : CZ_TIER_WARM;
-        (*out)[k].size_bytes = ci->size_bytes;
+        /* acct_bytes, not size_bytes: a loader or unloader (loading set)
+         * writes size_bytes without the lock; acct_bytes is size_bytes
+         * while loaded, written under it */
+        (*out)[k].size_bytes = ci->acct_bytes;
         (*out)[k].ref_count = ci->refs;
         (*out)[k].partition_bytes = ci->loaded ? cz_mem_ws_total(&ci->ws) : 0;
     }

@@ -70,9 +70,13 @@ typedef struct cz_circuit {
     cz_circuit_type type;
     int log2;                 /* synthetic only */
     unsigned refs;
-    int loaded, loading, evict_pending;
+    int loaded, loading, evict_pending; /* cache lock */
     int on_device;            /* loaded with its points resident on the GPU (cache lock) */
-    uint64_t size_bytes, last_used_ms;
+    uint64_t last_used_ms;    /* cache lock */
+    /* size_bytes and the loaded data below are written without the lock by
+     * the thread that set loading (a load or an unload): others read them
+     * only while loaded && !loading, or through acct_bytes */
+    uint64_t size_bytes;
     /* loaded data */
     cz_r1cs cs;               /* PARAMS: mapped .pce; SYNTH: heap */
     cz_groth16_pk pk;         /* PARAMS, SYNTH */

@@ -5,6 +5,7 @@
 #include "util/cpu.h"
 #include "ff/fp_x8.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -68,18 +69,22 @@ size_t cz__msm_batch_size(size_t nbuckets)
     return b;
 }
 
-/* the L2 cache size, for the bucket-array penalty below (1 MiB if unknown) */
+/* the L2 cache size, for the bucket-array penalty below (1 MiB if unknown);
+ * planners on several threads may ask at once, so the cache is atomic (they
+ * all compute and store the same value) */
 static size_t l2_bytes(void)
 {
-    static size_t cached;
-    if (!cached) {
+    static _Atomic size_t cached;
+    size_t c = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (!c) {
         long v = -1;
 #ifdef _SC_LEVEL2_CACHE_SIZE
         v = sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
-        cached = v > 0 ? (size_t)v : (size_t)1 << 20;
+        c = v > 0 ? (size_t)v : (size_t)1 << 20;
+        atomic_store_explicit(&cached, c, memory_order_relaxed);
     }
-    return cached;
+    return c;
 }
 
 /* Minimise (windows) x (point additions + bucket-sum additions), in units of

@@ -52,6 +52,14 @@ int cz__cpu_detect(void)
     return adx;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+/* detected before main, while there is one thread: the field code on many
+ * threads then only reads the answers (the lazy detection of cpu.h remains
+ * for other compilers; CUZK_NO_ASM is read here, so it must be set before
+ * the program starts) */
+__attribute__((constructor)) static void detect_at_start(void) { cz__cpu_detect(); }
+#endif
+
 void cz_cpu_force_portable(int on)
 {
     if (on) cz__cpu_adx = cz__cpu_ifma = 0;

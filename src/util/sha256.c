@@ -116,6 +116,12 @@ static int detect(void)
 
 int cz_sha256_uses_shani(void) { return use_shani >= 0 ? use_shani : detect(); }
 
+#if defined(__GNUC__) || defined(__clang__)
+/* detected before main, while there is one thread, so that hashing threads
+ * only read use_shani (the lazy path above is for other compilers) */
+__attribute__((constructor)) static void detect_at_start(void) { detect(); }
+#endif
+
 void cz_sha256_force_portable(int on)
 {
     if (on) use_shani = 0; else detect();

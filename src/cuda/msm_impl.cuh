@@ -82,6 +82,7 @@ struct cz_cuda_msm {
     size_t cfg_max_entries;
     int heavy_block; /* threads a block of the point-arithmetic kernels */
     uint32_t t0;     /* entries a thread at level 0 of the reduce-by-key engine */
+    int l0_cap;      /* G1 level 0 in the register-capped kernel (CZ_MSM_L0_CAP) */
     int ba_mode;         /* G1 batch-affine rounds: -1 off, 0 when they pay, 1 always (tests) */
     uint32_t ba_threads; /* chains of a round (0: its pairs / ba_chain) */
     uint32_t ba_chain;   /* pairs a chain when ba_threads is 0 */
@@ -233,8 +234,8 @@ inline cudaError_t read_small(cz_cuda_msm *ctx, uint32_t *dst, const uint32_t *s
  * kernel). A launch missing from those units is a link error, not a silent
  * fallback. */
 template <class F, class In>
-void launch_segment_sums_t(cudaStream_t st, unsigned hb, In in, const uint32_t *keys, uint32_t n, uint32_t s0,
-                           const uint32_t *incl, const uint32_t *pc, uint32_t *okeys, cz_xyzz_t<F> *out,
+void launch_segment_sums_t(cudaStream_t st, unsigned hb, int cap, In in, const uint32_t *keys, uint32_t n,
+                           uint32_t s0, const uint32_t *incl, const uint32_t *pc, uint32_t *okeys, cz_xyzz_t<F> *out,
                            cz_xyzz_t<F> *dest, uint32_t t0);
 template <class F>
 void launch_run_sums_t(cudaStream_t st, unsigned hb, size_t bound, const cz_xyzz_t<F> *items, const uint32_t *off,
@@ -275,7 +276,7 @@ inline void launch_segment_sums(cz_cuda_msm *ctx, In in, const uint32_t *keys, u
     if constexpr (std::is_same<F, fp2_t>::value)
         launch_segment_sums_pair(ctx->stream, hb, in, keys, n, s0, incl, pc, okeys, out, dest, t0);
     else
-        launch_segment_sums_t<F, In>(ctx->stream, hb, in, keys, n, s0, incl, pc, okeys, out, dest, t0);
+        launch_segment_sums_t<F, In>(ctx->stream, hb, ctx->l0_cap, in, keys, n, s0, incl, pc, okeys, out, dest, t0);
 }
 template <class F>
 inline void launch_run_sums(cz_cuda_msm *ctx, size_t bound, const cz_xyzz_t<F> *items, engine<F> &e, uint32_t runs,

@@ -519,10 +519,12 @@ template <class F> struct cz_in_points {
 
 /* level 0, step 2: one thread per segment sums each of its pieces; a piece
  * that continues into a neighbouring segment (cz_k_count_pieces) goes to
- * out at incl[s] - pc[s] onwards, with its key, a whole key to dest[key] */
+ * out at incl[s] - pc[s] onwards, with its key, a whole key to dest[key].
+ * The body is shared by the kernel and its register-capped twin below. */
 template <class F, class In>
-__global__ void cz_k_segment_sums(In in, const uint32_t *keys, uint32_t n, uint32_t t, const uint32_t *incl,
-                                  const uint32_t *pc, uint32_t *out_keys, cz_xyzz_t<F> *out, cz_xyzz_t<F> *dest)
+__device__ __forceinline__ void segment_sums_body(In in, const uint32_t *keys, uint32_t n, uint32_t t,
+                                                  const uint32_t *incl, const uint32_t *pc, uint32_t *out_keys,
+                                                  cz_xyzz_t<F> *out, cz_xyzz_t<F> *dest)
 {
     uint32_t s = blockIdx.x * blockDim.x + threadIdx.x;
     uint64_t lo = (uint64_t)s * t;
@@ -553,6 +555,33 @@ __global__ void cz_k_segment_sums(In in, const uint32_t *keys, uint32_t n, uint3
     } else {
         dest[cur] = acc;
     }
+}
+
+template <class F, class In>
+__global__ void cz_k_segment_sums(In in, const uint32_t *keys, uint32_t n, uint32_t t, const uint32_t *incl,
+                                  const uint32_t *pc, uint32_t *out_keys, cz_xyzz_t<F> *out, cz_xyzz_t<F> *dest)
+{
+    segment_sums_body<F, In>(in, keys, n, t, incl, pc, out_keys, out, dest);
+}
+
+/* The same kernel held to CZ_MSM_L0_REGS registers (CZ_MSM_L0_CAP=1, off by
+ * default until measured): on affine G1 bases ptxas gives level 0 172
+ * registers, so blocks of 128 fit twice an SM (8 warps); at 168 they fit
+ * three times (12 warps), for a few spilled words (docs/CUDA_MSM.md, "Level
+ * 0 at three blocks an SM"). __maxnreg__ needs CUDA 12.4; an older nvcc
+ * builds the uncapped kernel under both names. */
+#define CZ_MSM_L0_REGS 168
+#if defined(__CUDACC_VER_MAJOR__) && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
+#define CZ_MSM_L0_MAXNREG __maxnreg__(CZ_MSM_L0_REGS)
+#else
+#define CZ_MSM_L0_MAXNREG
+#endif
+template <class F, class In>
+__global__ void CZ_MSM_L0_MAXNREG cz_k_segment_sums_cap(In in, const uint32_t *keys, uint32_t n, uint32_t t,
+                                                        const uint32_t *incl, const uint32_t *pc,
+                                                        uint32_t *out_keys, cz_xyzz_t<F> *out, cz_xyzz_t<F> *dest)
+{
+    segment_sums_body<F, In>(in, keys, n, t, incl, pc, out_keys, out, dest);
 }
 
 /* later levels: np[r] = ceil(cnt[r] / t) */

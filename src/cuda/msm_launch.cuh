@@ -10,11 +10,14 @@
 #include "cuda/msm_impl.cuh"
 
 template <class F, class In>
-void launch_segment_sums_t(cudaStream_t st, unsigned hb, In in, const uint32_t *keys, uint32_t n, uint32_t s0,
-                           const uint32_t *incl, const uint32_t *pc, uint32_t *okeys, cz_xyzz_t<F> *out,
+void launch_segment_sums_t(cudaStream_t st, unsigned hb, int cap, In in, const uint32_t *keys, uint32_t n,
+                           uint32_t s0, const uint32_t *incl, const uint32_t *pc, uint32_t *okeys, cz_xyzz_t<F> *out,
                            cz_xyzz_t<F> *dest, uint32_t t0)
 {
-    cz_k_segment_sums<F, In><<<blocks_of(s0, hb), hb, 0, st>>>(in, keys, n, t0, incl, pc, okeys, out, dest);
+    if (cap)
+        cz_k_segment_sums_cap<F, In><<<blocks_of(s0, hb), hb, 0, st>>>(in, keys, n, t0, incl, pc, okeys, out, dest);
+    else
+        cz_k_segment_sums<F, In><<<blocks_of(s0, hb), hb, 0, st>>>(in, keys, n, t0, incl, pc, okeys, out, dest);
 }
 
 template <class F>

@@ -7,9 +7,9 @@
  * and every 11th the negation of an earlier one (P and -P together).
  * Scalars: random, zero, one, r - 1, at least 2^254, small (32-bit), one
  * value repeated (every point in one bucket per window), Filecoin-like
- * mixes with a density bitmap, in Montgomery form and plain. Sizes: 1, 2, primes, a few
- * thousand, and the largest that keeps the run within seconds on the GPU;
- * forced window widths and a small entry budget make narrow windows and
+ * mixes with a density bitmap, in Montgomery form and plain. Sizes: 1, 2,
+ * primes, a few thousand, and the largest that keeps the run within
+ * seconds on the GPU; forced window widths and a small entry budget make narrow windows and
  * several window groups run too. The G1 cases run with the batch-affine
  * rounds as the plan picks them, with every round forced (few threads, so
  * each has many pairs to share an inversion over, with doublings, P + (-P)

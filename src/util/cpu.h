@@ -4,9 +4,10 @@
  * (ADCX/ADOX); the field code uses it to pick its assembly path.
  * cz_cpu_has_ifma() is true where AVX-512F and AVX-512 IFMA (VPMADD52LUQ/HUQ)
  * are present and the OS saves the ZMM and mask registers (XCR0); the 8-lane
- * Fp multiplication (ff/fp_x8.c) uses it. The answers are computed once, before main (GCC, Clang);
- * setting the environment variable CUZK_NO_ASM=1 forces the portable paths
- * for both (for testing both paths on one machine). */
+ * Fp multiplication (ff/fp_x8.c) uses it. The answers are computed once,
+ * before main (GCC, Clang); setting the environment variable CUZK_NO_ASM=1
+ * forces the portable paths for both (for testing both paths on one
+ * machine). */
 #ifndef CZ_UTIL_CPU_H
 #define CZ_UTIL_CPU_H
 

@@ -352,10 +352,11 @@ static int run(void)
         }
         cz__cuda_msm_config_wave(ctx, 0);
     }
-    /* G1's level 0 in its twin held to 168 registers (CZ_MSM_L0_CAP):
-     * affine bases (random, mixed with a density, one bucket, short
+    /* G1's level 0 and bucket sums in their twins held to 168 registers
+     * (CZ_MSM_L0_CAP, CZ_MSM_BS_CAP): affine bases (random, mixed with a density, one bucket, short
      * segments), and points from forced batch-affine rounds */
     cz__cuda_msm_config_l0_cap(ctx, 1);
+    cz__cuda_msm_config_bs_cap(ctx, 1);
     case_g1(1, K_RANDOM, 100, 1, 0, 0);
     case_g1(4099, K_MIX, 70, 1, 0, 0);
     case_g1(100003, K_SAME, 100, 1, 0, 0);
@@ -369,6 +370,7 @@ static int run(void)
     ba_mode = 0;
     ba_threads = 0;
     cz__cuda_msm_config_l0_cap(ctx, 0);
+    cz__cuda_msm_config_bs_cap(ctx, 0);
     /* G2 */
     case_g2(1, K_RANDOM, 100, 1, 0, 0);
     case_g2(2, K_SAME, 100, 1, 0, 0);

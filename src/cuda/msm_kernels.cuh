@@ -641,8 +641,9 @@ __global__ void cz_k_scatter(cz_xyzz_t<F> *dest, const uint32_t *ukeys, const ui
  * where l does not divide k): out[t] = sum over the segment of b B_b,
  * key g */
 template <class F>
-__global__ void cz_k_bucket_segments(const cz_xyzz_t<F> *buckets, uint32_t k, uint32_t l, uint32_t segs,
-                                     uint32_t nthreads, cz_xyzz_t<F> *out, uint32_t *out_keys)
+__device__ __forceinline__ void bucket_segments_body(const cz_xyzz_t<F> *buckets, uint32_t k, uint32_t l,
+                                                     uint32_t segs, uint32_t nthreads, cz_xyzz_t<F> *out,
+                                                     uint32_t *out_keys)
 {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nthreads) return;
@@ -661,6 +662,26 @@ __global__ void cz_k_bucket_segments(const cz_xyzz_t<F> *buckets, uint32_t k, ui
     }
     out[t] = sum;
     out_keys[t] = g;
+}
+
+template <class F>
+__global__ void cz_k_bucket_segments(const cz_xyzz_t<F> *buckets, uint32_t k, uint32_t l, uint32_t segs,
+                                     uint32_t nthreads, cz_xyzz_t<F> *out, uint32_t *out_keys)
+{
+    bucket_segments_body<F>(buckets, k, l, segs, nthreads, out, out_keys);
+}
+
+/* The same held to CZ_MSM_L0_REGS registers (CZ_MSM_BS_CAP=1, off by
+ * default until measured): ptxas gives the G1 kernel 192 registers (two
+ * blocks of 128 an SM); at 168 three fit, so a wave has 1.5 times the
+ * segments, each two thirds as long, for some spilled words
+ * (docs/CUDA_MSM.md, "The bucket sums at three blocks an SM"). */
+template <class F>
+__global__ void CZ_MSM_L0_MAXNREG cz_k_bucket_segments_cap(const cz_xyzz_t<F> *buckets, uint32_t k, uint32_t l,
+                                                           uint32_t segs, uint32_t nthreads, cz_xyzz_t<F> *out,
+                                                           uint32_t *out_keys)
+{
+    bucket_segments_body<F>(buckets, k, l, segs, nthreads, out, out_keys);
 }
 
 #endif

@@ -69,79 +69,7 @@ typedef cz_err (*batch_fn)(int, int, void *, const void *, const void *, size_t,
 
 static const char *opname[] = {"mul", "sqr", "add", "sub", "neg", "dbl", "to_mont", "from_mont",
                                "mul_eo", "mul_64", "mul_xi", "mul_eo_plain", "mul_lazy", "mul_f64",
-                               "mul_ka", "mul_lazy_ka", "mul_sub_lazy", "mul_pair", "mul_sub_pair", "mul_lt2"};
-
-/* limbs: r = x + y (nl words; the caller keeps it below 2^(64 nl)) */
-static void limbs_add(uint64_t *r, const uint64_t *x, const uint64_t *y, int nl)
-{
-    unsigned __int128 c = 0;
-    for (int k = 0; k < nl; k++) {
-        c += (unsigned __int128)x[k] + y[k];
-        r[k] = (uint64_t)c;
-        c >>= 64;
-    }
-}
-/* x < y as integers */
-static int limbs_lt(const uint64_t *x, const uint64_t *y, int nl)
-{
-    for (int k = nl - 1; k >= 0; k--)
-        if (x[k] != y[k]) return x[k] < y[k];
-    return 0;
-}
-static void limbs_sub(uint64_t *r, const uint64_t *x, const uint64_t *y, int nl)
-{
-    unsigned __int128 b = 0;
-    for (int k = 0; k < nl; k++) {
-        unsigned __int128 d = (unsigned __int128)x[k] - y[k] - b;
-        r[k] = (uint64_t)d;
-        b = (d >> 64) & 1;
-    }
-}
-
-/* CZ_CUDA_OP_MUL_LT2: the product without its final subtraction. In Fp
- * the inputs are the reduced a, b with p added to one, the other or both
- * (below 2p, the same Montgomery values); in Fr they stay reduced (the
- * schedule needs their top words below 2^31). The result must be below 2m
- * and equal the CPU's product after one subtraction of m where it is >= m. */
-static void check_lt2(batch_fn fn, const char *where, int field, const uint64_t *m, int nl, const void *a,
-                      const void *b, size_t esz, void (*mul)(void *, const void *, const void *))
-{
-    char msg[256];
-    unsigned char *a2 = malloc(NTOT * esz), *b2 = malloc(NTOT * esz), *got = malloc(NTOT * esz);
-    uint64_t m2[6], want[6], g[6];
-    CHECK(a2 && b2 && got);
-    limbs_add(m2, m, m, nl);
-    memcpy(a2, a, NTOT * esz);
-    memcpy(b2, b, NTOT * esz);
-    for (int i = 0; i < NTOT; i++) {
-        int v = field == CZ_CUDA_FP ? i % 4 : 0; /* 0: as they are, 1: a + p, 2: b + p, 3: both */
-        if (v == 1 || v == 3) limbs_add((uint64_t *)(a2 + i * esz), (const uint64_t *)((const unsigned char *)a + i * esz), m, nl);
-        if (v >= 2) limbs_add((uint64_t *)(b2 + i * esz), (const uint64_t *)((const unsigned char *)b + i * esz), m, nl);
-    }
-    cz_err e = fn(field, CZ_CUDA_OP_MUL_LT2, got, a2, b2, NTOT, msg, sizeof msg);
-    CHECK_MSG(e == CZ_OK, "%s %s mul_lt2: %s", where, field == CZ_CUDA_FP ? "fp" : "fr", msg);
-    long bad = 0, reduced = 0;
-    for (int i = 0; !e && i < NTOT; i++) {
-        mul(want, (const unsigned char *)a + i * esz, (const unsigned char *)b + i * esz);
-        memcpy(g, got + i * esz, esz);
-        int below2 = limbs_lt(g, m2, nl);
-        if (!limbs_lt(g, m, nl)) { limbs_sub(g, g, m, nl); reduced++; }
-        if (!below2 || memcmp(g, want, esz)) {
-            if (bad++ < 3)
-                fprintf(stderr, "%s %s mul_lt2: element %d %s\n", where, field == CZ_CUDA_FP ? "fp" : "fr", i,
-                        below2 ? "differs" : "is not below 2m");
-        }
-    }
-    CHECK_MSG(bad == 0, "%s %s mul_lt2: %ld of %d wrong", where, field == CZ_CUDA_FP ? "fp" : "fr", bad, NTOT);
-    /* the unreduced results must occur, or the test would not see a
-     * subtraction put back */
-    CHECK_MSG(e || reduced > 0, "%s %s mul_lt2: no result was >= m", where, field == CZ_CUDA_FP ? "fp" : "fr");
-    free(a2);
-    free(b2);
-    free(got);
-}
-static void fr_mul_v(void *r, const void *a, const void *b) { cz_fr_mul(r, a, b); }
-static void fp_mul_v(void *r, const void *a, const void *b) { cz_fp_mul(r, a, b); }
+                               "mul_ka", "mul_lazy_ka", "mul_sub_lazy", "mul_pair", "mul_sub_pair"};
 
 static void run_fr(batch_fn fn, const char *where)
 {
@@ -173,7 +101,6 @@ static void run_fr(batch_fn fn, const char *where)
         }
         CHECK_MSG(bad == 0, "%s fr %s: %ld of %d wrong", where, opname[op], bad, NTOT);
     }
-    check_lt2(fn, where, CZ_CUDA_FR, cz_fr_modulus.l, 4, a, b, sizeof a[0], fr_mul_v);
 }
 
 static void run_fp(batch_fn fn, const char *where)
@@ -205,7 +132,6 @@ static void run_fp(batch_fn fn, const char *where)
         }
         CHECK_MSG(bad == 0, "%s fp %s: %ld of %d wrong", where, opname[op], bad, NTOT);
     }
-    check_lt2(fn, where, CZ_CUDA_FP, cz_fp_modulus.l, 6, a, b, sizeof a[0], fp_mul_v);
 }
 
 static void run_fp2(batch_fn fn, const char *where)

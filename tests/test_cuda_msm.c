@@ -352,25 +352,6 @@ static int run(void)
         }
         cz__cuda_msm_config_wave(ctx, 0);
     }
-    /* G1's level 0 and bucket sums in their twins held to 168 registers
-     * (CZ_MSM_L0_CAP, CZ_MSM_BS_CAP): affine bases (random, mixed with a density, one bucket, short
-     * segments), and points from forced batch-affine rounds */
-    cz__cuda_msm_config_l0_cap(ctx, 1);
-    cz__cuda_msm_config_bs_cap(ctx, 1);
-    case_g1(1, K_RANDOM, 100, 1, 0, 0);
-    case_g1(4099, K_MIX, 70, 1, 0, 0);
-    case_g1(100003, K_SAME, 100, 1, 0, 0);
-    case_g1(((size_t)1 << 18) + 3, K_RANDOM, 100, 0, 0, 0);
-    cz__cuda_msm_config_t0(ctx, 3);
-    case_g1(3001, K_RANDOM, 100, 1, 5, 4000);
-    cz__cuda_msm_config_t0(ctx, 0);
-    ba_mode = 1;
-    ba_threads = 5;
-    case_g1(((size_t)1 << 18) + 11, K_MIX, 85, 1, 0, 0);
-    ba_mode = 0;
-    ba_threads = 0;
-    cz__cuda_msm_config_l0_cap(ctx, 0);
-    cz__cuda_msm_config_bs_cap(ctx, 0);
     /* G2 */
     case_g2(1, K_RANDOM, 100, 1, 0, 0);
     case_g2(2, K_SAME, 100, 1, 0, 0);

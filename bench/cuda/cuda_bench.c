@@ -42,8 +42,6 @@ static int bench_ff(void)
          * Fp2 product with one reduction a half (the lane pairs' form) */
         {CZ_CUDA_FR, CZ_CUDA_OP_MUL_KA, "fr_mul_ka", 8},  {CZ_CUDA_FP, CZ_CUDA_OP_MUL_KA, "fp_mul_ka", 12},
         {CZ_CUDA_FP2, CZ_CUDA_OP_MUL_LAZY, "fp2_lazy", 12}, {CZ_CUDA_FP2, CZ_CUDA_OP_MUL_LAZY_KA, "fp2_lazy_ka", 12},
-        /* mul_eo without its final subtraction (values kept below 2p) */
-        {CZ_CUDA_FP, CZ_CUDA_OP_MUL_LT2, "fp_mul_lt2", 12},
     };
     char msg[256];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

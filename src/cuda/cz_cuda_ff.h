@@ -48,9 +48,6 @@ enum {
                             * device only) */
     CZ_CUDA_OP_MUL_SUB_PAIR, /* out = a b - c d as MUL_SUB_LAZY, on two lanes
                               * (fe_mul_sub of fp2_pair.cuh; Fp2, device only) */
-    CZ_CUDA_OP_MUL_LT2,    /* out = a * b (mod m) below 2m, not reduced: mul_eo
-                            * without its final subtraction. Fp: a, b < 2p;
-                            * Fr: a, b < r (Fr, Fp) */
     CZ_CUDA_OP__COUNT
 };
 
@@ -65,7 +62,7 @@ cz_err cz_cuda_ff_batch(int field, int op, void *out, const void *a, const void 
 cz_err cz_cuda_ff_batch_host(int field, int op, void *out, const void *a, const void *b, size_t n,
                              char *msg, size_t msglen);
 
-/* Throughput of op (CZ_CUDA_OP_MUL_EO / _MUL_EO_PLAIN / _MUL_64 / _SQR / _MUL / _MUL_LT2 (Fp) /
+/* Throughput of op (CZ_CUDA_OP_MUL_EO / _MUL_EO_PLAIN / _MUL_64 / _SQR / _MUL /
  * _MUL_KA / _MUL_LAZY / _MUL_LAZY_KA (Fp2) / _MUL_F64 (values kept in 52-bit limbs across the chain),
  * Fr or Fp or Fp2):
  * a grid that fills the device runs dependent chains of multiplications.

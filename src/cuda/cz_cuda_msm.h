@@ -78,14 +78,6 @@ void cz__cuda_msm_config_t0(cz_cuda_msm *ctx, unsigned t0);
 /* tests: the bucket sums as if a full wave of their kernel were this many
  * segments (0: ask the device again) */
 void cz__cuda_msm_config_wave(cz_cuda_msm *ctx, unsigned threads);
-/* G1's level 0 in the kernel held to 168 registers (1) or the default one
- * (0) on later calls (CZ_MSM_L0_CAP=1 in the environment sets 1 when the
- * context is created) */
-void cz__cuda_msm_config_l0_cap(cz_cuda_msm *ctx, int on);
-/* G1's bucket sums in the kernel held to 168 registers (1) or the default
- * one (0) on later calls (CZ_MSM_BS_CAP=1 sets 1 when the context is
- * created); the wave size is asked again */
-void cz__cuda_msm_config_bs_cap(cz_cuda_msm *ctx, int on);
 /* batch-affine rounds the last G1 call ran (over all its window groups) */
 int cz__cuda_msm_last_ba_rounds(const cz_cuda_msm *ctx);
 /* `rounds` batch-affine rounds on the host over m entries sorted by key

@@ -348,13 +348,7 @@ struct __align__(8) cz_mont {
         row_prod_l<N>(E, O, a, bi); /* T / 2^32 + a bi, as O + 2^32 E */
         reduce_step<FAST>(c, O, E, p);
     }
-    /* RED = false leaves out the final subtraction: the result is then
-     * below (a b + (R - 1) m) / R, which is < 1.5 m for a, b < 2m where
-     * 8m < R (Fp: p < 2^381), and < 1.5 m for reduced inputs in Fr. In Fp
-     * inputs below 2p keep the top words below 2^30, small enough for the
-     * chains' final carries (test_cuda_ff checks every edge plus p); in Fr
-     * a + r may reach 2^255, so there the inputs must stay reduced. */
-    template <bool FAST, bool RED = true>
+    template <bool FAST>
     CZ_HD static cz_mont mul_eo_t(const cz_mont &a, const cz_mont &b)
     {
         uint32_t p[N];
@@ -375,17 +369,13 @@ struct __align__(8) cz_mont {
         CZ_UNROLL for (int k = 1; k < N - 1; k++) A[k] = c.addc_cc(A[k], B[k + 1]);
         A[N - 1] = c.addc(A[N - 1], 0);
         cz_mont r;
-        if constexpr (RED) reduce_once(r.w, A);
-        else CZ_UNROLL for (int k = 0; k < N; k++) r.w[k] = A[k];
+        reduce_once(r.w, A);
         return r;
     }
     /* the default: with the additions for r's low words where they apply */
     CZ_HD static cz_mont mul_eo(const cz_mont &a, const cz_mont &b) { return mul_eo_t<true>(a, b); }
     /* the same schedule with every m*p word a product (for comparison) */
     CZ_HD static cz_mont mul_eo_plain(const cz_mont &a, const cz_mont &b) { return mul_eo_t<false>(a, b); }
-    /* mul_eo without the final subtraction: congruent to a b R^-1 and below
-     * 2m, for inputs below 2p in Fp and reduced inputs in Fr */
-    CZ_HD static cz_mont mul_eo_lt2(const cz_mont &a, const cz_mont &b) { return mul_eo_t<true, false>(a, b); }
 
     /* acc += x * di, with the even products in lo and the odd ones in hi1
      * (the layout of a CIOS row: total = lo + 2^32 hi1); the carry out of

@@ -27,7 +27,6 @@ CZ_HD F apply_op(int op, const F &a, const F &b)
     case CZ_CUDA_OP_MUL_EO_PLAIN: return F::mul_eo_plain(a, b);
     case CZ_CUDA_OP_MUL_F64: return cz_f64_mul_words(a, b);
     case CZ_CUDA_OP_MUL_KA: return F::mul_ka(a, b);
-    case CZ_CUDA_OP_MUL_LT2: return F::mul_eo_lt2(a, b);
     default: return a * b;
     }
 }
@@ -263,8 +262,6 @@ extern "C" cz_err cz_cuda_ff_bench(int field, int op, double *per_s, double *ms,
         if (op == CZ_CUDA_OP_MUL_F64) return bench_one<fp_t, CZ_CUDA_OP_MUL_F64>(per_s, ms, clock_mhz, sm_count, 2048, msg, msglen);
         if (op == CZ_CUDA_OP_SQR) return bench_one<fp_t, CZ_CUDA_OP_SQR>(per_s, ms, clock_mhz, sm_count, 2048, msg, msglen);
         if (op == CZ_CUDA_OP_MUL_KA) return bench_one<fp_t, CZ_CUDA_OP_MUL_KA>(per_s, ms, clock_mhz, sm_count, 2048, msg, msglen);
-        if (op == CZ_CUDA_OP_MUL_LT2) /* the chains stay below 2p: y is reduced */
-            return bench_one<fp_t, CZ_CUDA_OP_MUL_LT2>(per_s, ms, clock_mhz, sm_count, 2048, msg, msglen);
         return bench_one<fp_t, CZ_CUDA_OP_MUL_EO>(per_s, ms, clock_mhz, sm_count, 2048, msg, msglen);
     }
     if (field == CZ_CUDA_FP2) {

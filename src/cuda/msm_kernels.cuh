@@ -519,12 +519,10 @@ template <class F> struct cz_in_points {
 
 /* level 0, step 2: one thread per segment sums each of its pieces; a piece
  * that continues into a neighbouring segment (cz_k_count_pieces) goes to
- * out at incl[s] - pc[s] onwards, with its key, a whole key to dest[key].
- * The body is shared by the kernel and its register-capped twin below. */
+ * out at incl[s] - pc[s] onwards, with its key, a whole key to dest[key] */
 template <class F, class In>
-__device__ __forceinline__ void segment_sums_body(In in, const uint32_t *keys, uint32_t n, uint32_t t,
-                                                  const uint32_t *incl, const uint32_t *pc, uint32_t *out_keys,
-                                                  cz_xyzz_t<F> *out, cz_xyzz_t<F> *dest)
+__global__ void cz_k_segment_sums(In in, const uint32_t *keys, uint32_t n, uint32_t t, const uint32_t *incl,
+                                  const uint32_t *pc, uint32_t *out_keys, cz_xyzz_t<F> *out, cz_xyzz_t<F> *dest)
 {
     uint32_t s = blockIdx.x * blockDim.x + threadIdx.x;
     uint64_t lo = (uint64_t)s * t;
@@ -555,33 +553,6 @@ __device__ __forceinline__ void segment_sums_body(In in, const uint32_t *keys, u
     } else {
         dest[cur] = acc;
     }
-}
-
-template <class F, class In>
-__global__ void cz_k_segment_sums(In in, const uint32_t *keys, uint32_t n, uint32_t t, const uint32_t *incl,
-                                  const uint32_t *pc, uint32_t *out_keys, cz_xyzz_t<F> *out, cz_xyzz_t<F> *dest)
-{
-    segment_sums_body<F, In>(in, keys, n, t, incl, pc, out_keys, out, dest);
-}
-
-/* The same kernel held to CZ_MSM_L0_REGS registers (CZ_MSM_L0_CAP=1, off by
- * default until measured): on affine G1 bases ptxas gives level 0 172
- * registers, so blocks of 128 fit twice an SM (8 warps); at 168 they fit
- * three times (12 warps), for a few spilled words (docs/CUDA_MSM.md, "Level
- * 0 at three blocks an SM"). __maxnreg__ needs CUDA 12.4; an older nvcc
- * builds the uncapped kernel under both names. */
-#define CZ_MSM_L0_REGS 168
-#if defined(__CUDACC_VER_MAJOR__) && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
-#define CZ_MSM_L0_MAXNREG __maxnreg__(CZ_MSM_L0_REGS)
-#else
-#define CZ_MSM_L0_MAXNREG
-#endif
-template <class F, class In>
-__global__ void CZ_MSM_L0_MAXNREG cz_k_segment_sums_cap(In in, const uint32_t *keys, uint32_t n, uint32_t t,
-                                                        const uint32_t *incl, const uint32_t *pc,
-                                                        uint32_t *out_keys, cz_xyzz_t<F> *out, cz_xyzz_t<F> *dest)
-{
-    segment_sums_body<F, In>(in, keys, n, t, incl, pc, out_keys, out, dest);
 }
 
 /* later levels: np[r] = ceil(cnt[r] / t) */
@@ -641,9 +612,8 @@ __global__ void cz_k_scatter(cz_xyzz_t<F> *dest, const uint32_t *ukeys, const ui
  * where l does not divide k): out[t] = sum over the segment of b B_b,
  * key g */
 template <class F>
-__device__ __forceinline__ void bucket_segments_body(const cz_xyzz_t<F> *buckets, uint32_t k, uint32_t l,
-                                                     uint32_t segs, uint32_t nthreads, cz_xyzz_t<F> *out,
-                                                     uint32_t *out_keys)
+__global__ void cz_k_bucket_segments(const cz_xyzz_t<F> *buckets, uint32_t k, uint32_t l, uint32_t segs,
+                                     uint32_t nthreads, cz_xyzz_t<F> *out, uint32_t *out_keys)
 {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= nthreads) return;
@@ -662,26 +632,6 @@ __device__ __forceinline__ void bucket_segments_body(const cz_xyzz_t<F> *buckets
     }
     out[t] = sum;
     out_keys[t] = g;
-}
-
-template <class F>
-__global__ void cz_k_bucket_segments(const cz_xyzz_t<F> *buckets, uint32_t k, uint32_t l, uint32_t segs,
-                                     uint32_t nthreads, cz_xyzz_t<F> *out, uint32_t *out_keys)
-{
-    bucket_segments_body<F>(buckets, k, l, segs, nthreads, out, out_keys);
-}
-
-/* The same held to CZ_MSM_L0_REGS registers (CZ_MSM_BS_CAP=1, off by
- * default until measured): ptxas gives the G1 kernel 192 registers (two
- * blocks of 128 an SM); at 168 three fit, so a wave has 1.5 times the
- * segments, each two thirds as long, for some spilled words
- * (docs/CUDA_MSM.md, "The bucket sums at three blocks an SM"). */
-template <class F>
-__global__ void CZ_MSM_L0_MAXNREG cz_k_bucket_segments_cap(const cz_xyzz_t<F> *buckets, uint32_t k, uint32_t l,
-                                                           uint32_t segs, uint32_t nthreads, cz_xyzz_t<F> *out,
-                                                           uint32_t *out_keys)
-{
-    bucket_segments_body<F>(buckets, k, l, segs, nthreads, out, out_keys);
 }
 
 #endif

@@ -10,14 +10,11 @@
 #include "cuda/msm_impl.cuh"
 
 template <class F, class In>
-void launch_segment_sums_t(cudaStream_t st, unsigned hb, int cap, In in, const uint32_t *keys, uint32_t n,
-                           uint32_t s0, const uint32_t *incl, const uint32_t *pc, uint32_t *okeys, cz_xyzz_t<F> *out,
+void launch_segment_sums_t(cudaStream_t st, unsigned hb, In in, const uint32_t *keys, uint32_t n, uint32_t s0,
+                           const uint32_t *incl, const uint32_t *pc, uint32_t *okeys, cz_xyzz_t<F> *out,
                            cz_xyzz_t<F> *dest, uint32_t t0)
 {
-    if (cap)
-        cz_k_segment_sums_cap<F, In><<<blocks_of(s0, hb), hb, 0, st>>>(in, keys, n, t0, incl, pc, okeys, out, dest);
-    else
-        cz_k_segment_sums<F, In><<<blocks_of(s0, hb), hb, 0, st>>>(in, keys, n, t0, incl, pc, okeys, out, dest);
+    cz_k_segment_sums<F, In><<<blocks_of(s0, hb), hb, 0, st>>>(in, keys, n, t0, incl, pc, okeys, out, dest);
 }
 
 template <class F>
@@ -29,18 +26,14 @@ void launch_run_sums_t(cudaStream_t st, unsigned hb, size_t bound, const cz_xyzz
 }
 
 template <class F>
-void launch_bucket_segments_t(cudaStream_t st, unsigned hb, int cap, const cz_xyzz_t<F> *buckets, uint32_t kb,
-                              uint32_t l, uint32_t segs, uint32_t nt, cz_xyzz_t<F> *out, uint32_t *okeys)
+void launch_bucket_segments_t(cudaStream_t st, unsigned hb, const cz_xyzz_t<F> *buckets, uint32_t kb, uint32_t l,
+                              uint32_t segs, uint32_t nt, cz_xyzz_t<F> *out, uint32_t *okeys)
 {
-    if (cap)
-        cz_k_bucket_segments_cap<F><<<blocks_of(nt, hb), hb, 0, st>>>(buckets, kb, l, segs, nt, out, okeys);
-    else
-        cz_k_bucket_segments<F><<<blocks_of(nt, hb), hb, 0, st>>>(buckets, kb, l, segs, nt, out, okeys);
+    cz_k_bucket_segments<F><<<blocks_of(nt, hb), hb, 0, st>>>(buckets, kb, l, segs, nt, out, okeys);
 }
 
-template <class F> cudaError_t bucket_blocks_t(int *nb, int hb, int cap)
+template <class F> cudaError_t bucket_blocks_t(int *nb, int hb)
 {
-    if (cap) return cudaOccupancyMaxActiveBlocksPerMultiprocessor(nb, cz_k_bucket_segments_cap<F>, hb, 0);
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(nb, cz_k_bucket_segments<F>, hb, 0);
 }
 

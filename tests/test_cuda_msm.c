@@ -8,13 +8,13 @@
  * Scalars: random, zero, one, r - 1, at least 2^254, small (32-bit), one
  * value repeated (every point in one bucket per window), Filecoin-like
  * mixes with a density bitmap, in Montgomery form and plain. Sizes: 1, 2,
- * primes, a few thousand, and the largest that keeps the run within
- * seconds on the GPU; forced window widths and a small entry budget make narrow windows and
- * several window groups run too. The G1 cases run with the batch-affine
- * rounds as the plan picks them, with every round forced (few threads, so
- * each has many pairs to share an inversion over, with doublings, P + (-P)
- * and infinity among them), and with the rounds off. Without a CUDA build
- * or a device it prints a SKIP line and passes. */
+ * primes, a few thousand, and the largest that keeps the run within seconds
+ * on the GPU; forced window widths and a small entry budget make narrow
+ * windows and several window groups run too. The G1 cases run with the
+ * batch-affine rounds as the plan picks them, with every round forced (few
+ * threads, so each has many pairs to share an inversion over, with
+ * doublings, P + (-P) and infinity among them), and with the rounds off.
+ * Without a CUDA build or a device it prints a SKIP line and passes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

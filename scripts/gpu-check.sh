@@ -24,8 +24,8 @@
 # CZ_PROVER_OVERLAP mode, then with the default (1), 6 partitions each
 # (default "": skipped, as each run adds about 40 s at 2^26).
 # GPU_CHECK_BUILD_ONLY=1 (without BUILD_DIR) builds build-gpu and stops, so
-# that on a machine lent for commands of at most 10 minutes the build and
-# the run are two commands.
+# that on a machine that takes commands of at most 10 minutes the build
+# and the run are two commands.
 # Exit status: 0 when every test passed.
 set -u
 t_start=$(date +%s)

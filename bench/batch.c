@@ -45,6 +45,7 @@
 #include "batch.h"
 #include "bench.h"
 #include "util/clock.h"
+#include "util/outpath.h"
 
 #ifdef CUZK_HAVE_RPC
 #include "server/rpc_client.h"
@@ -548,6 +549,12 @@ int cz_bench_sweep_main(int argc, char **argv)
         return 2;
     }
     const char *svg = o.svg ? o.svg : "cuzk-sweep.svg";
+    char pmsg[600];
+    if (cz_out_path_check(svg, pmsg, sizeof pmsg) || (o.json && cz_out_path_check(o.json, pmsg, sizeof pmsg))) {
+        fprintf(stderr, "cuzk-bench sweep: %s\n", pmsg);
+        free_jobs(o.n_jobs);
+        return 2;
+    }
     sweep_row rows[MAX_LEVELS];
     batch b = {.jobs = g_jobs, .n_jobs = o.n_jobs, .print = 0, .sample_rss = 1};
     if ((rc = connect_to(&o, "sweep", &b.cl))) return rc;

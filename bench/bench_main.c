@@ -28,6 +28,7 @@
 #include "bench.h"
 #include "ff/ff_asm.h"
 #include "util/cpu.h"
+#include "util/outpath.h"
 #include "waterfall.h"
 #include "batch.h"
 #include "partition.h"
@@ -432,6 +433,11 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
+    }
+    char pmsg[600];
+    if (json && cz_out_path_check(json, pmsg, sizeof pmsg)) {
+        fprintf(stderr, "cuzk-bench: %s\n", pmsg);
+        return 2;
     }
     if (batches < 0 || batches > MAX_BATCHES) {
         fprintf(stderr, "cuzk-bench: --batches must be 1..%d\n", MAX_BATCHES);

@@ -67,6 +67,7 @@
 #include "circuits/synth.h"
 #include "groth16/groth16.h"
 #include "util/clock.h"
+#include "util/outpath.h"
 #include "util/rng.h"
 #if CZ_HAVE_CUDA
 #include "cuda/cz_cuda_prover.h"
@@ -427,6 +428,11 @@ int cz_bench_partition_main(int argc, char **argv)
     uint64_t device = 0;
     if (o_device && parse_u64(o_device, 0, 1024, &device)) return usage_err("bad --device '%s'", o_device);
     S.json = o_json;
+    char pmsg[600];
+    if (o_json && cz_out_path_check(o_json, pmsg, sizeof pmsg)) {
+        fprintf(stderr, "%s: %s\n", CMD, pmsg);
+        return 2;
+    }
     if (o_workers && parse_u64(o_workers, 1, MAX_WORKERS, &v)) return usage_err("bad --workers '%s'", o_workers);
     S.workers = o_workers ? (unsigned)v : 0; /* 0: 2 on CUDA, 1 on the CPU (set once the backend is open) */
     if (o_makers && parse_u64(o_makers, 1, MAX_MAKERS, &v)) return usage_err("bad --makers '%s'", o_makers);

@@ -127,8 +127,10 @@ expect_rc 2 "unknown option" "$CUZK_BENCH" partition --log2 10 --count 1 --bogus
 grep -q "unknown argument '--bogus'" "$T/err" || bad "--bogus: $(cat "$T/err")"
 expect_rc 2 "value missing" "$CUZK_BENCH" partition --log2 10 --count
 grep -q -- "--count needs a value" "$T/err" || bad "--count without a value: $(cat "$T/err")"
-expect_rc 1 "unwritable JSON" "$CUZK_BENCH" partition --log2 6 --count 1 --backend cpu --json "$T/no/such/dir/p.json"
-grep -q "cannot write" "$T/err" || bad "unwritable JSON: $(cat "$T/err")"
+# a JSON that cannot be written is refused before the work (exit 2)
+expect_rc 2 "unwritable JSON" "$CUZK_BENCH" partition --log2 6 --count 1 --backend cpu --json "$T/no/such/dir/p.json"
+grep -q "cannot write $T/no/such/dir/p.json" "$T/err" || bad "unwritable JSON: $(cat "$T/err")"
+grep -q "median" "$T/out" && bad "unwritable JSON: proved first"
 # cuda: proves where a device is, else a clear error
 "$CUZK_BENCH" partition --log2 8 --count 1 --backend cuda >"$T/out" 2>"$T/err"
 rc=$?

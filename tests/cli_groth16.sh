@@ -76,6 +76,18 @@ else
 fi
 rm -f "$T/x.bin"
 
+# an output that cannot be written is refused before any work: no key
+# generated, no proof made, nothing created
+expect_rc 2 "prove into a missing folder" "$CUZK" prove --params "$d/p.params" --pce "$d/circuit.pce" --witness "$d/witness.bin" --out "$T/nodir/x.bin"
+grep -q "cannot write $T/nodir/x.bin" "$T/err" || bad "prove into a missing folder: $(cat "$T/err")"
+grep -q "prove: total" "$T/out" && bad "prove into a missing folder proved first"
+expect_rc 2 "prove into a folder" "$CUZK" prove --params "$d/p.params" --pce "$d/circuit.pce" --witness "$d/witness.bin" --out "$T"
+grep -q "is a folder" "$T/err" || bad "prove into a folder: $(cat "$T/err")"
+expect_rc 2 "setup into a missing folder" "$CUZK" setup --pce "$d/circuit.pce" --out-params "$T/p2.params" --out-vk "$T/nodir/p2.vk"
+grep -q "cannot write $T/nodir/p2.vk" "$T/err" || bad "setup into a missing folder: $(cat "$T/err")"
+grep -q "generate keys" "$T/out" && bad "setup into a missing folder generated keys first"
+[ -e "$T/nodir" ] || [ -e "$T/p2.params" ] && bad "a refused run created its outputs"
+
 # every 5th bit of the proof flipped: never valid (exit 1)
 for bit in $(seq 0 5 1535); do
     cp "$d/proof.bin" "$T/m.bin"

@@ -143,6 +143,21 @@ cmp -s "$T/own.zkey" "$T/own2.zkey" || bad "zkey setup: same seed, different key
 expect_rc 2 "zkey setup, no output" "$CUZK" zkey setup "$D/chain.r1cs"
 expect_rc 2 "zkey setup, not an r1cs" "$CUZK" zkey setup "$D/chain.wtns" "$T/x.zkey"
 
+# outputs that cannot be written are refused before the work, nothing made
+expect_rc 2 "groth16 prove, public.json in a missing folder" "$CUZK" groth16 prove "$D/chain.zkey" "$D/chain.wtns" "$T/np.json" "$T/nodir/pub.json"
+grep -q "cannot write $T/nodir/pub.json" "$T/err" || bad "groth16 prove into a missing folder: $(cat "$T/err")"
+[ -e "$T/np.json" ] && bad "groth16 prove refused its public.json but wrote the proof"
+expect_rc 2 "zkey setup into a missing folder" "$CUZK" zkey setup "$D/chain.r1cs" "$T/nodir/x.zkey"
+grep -q "setup (insecure)" "$T/out" && bad "zkey setup into a missing folder ran the setup first"
+expect_rc 2 "zkey export-params into a folder" "$CUZK" zkey export-params "$D/chain.zkey" "$T" --r1cs "$D/chain.r1cs"
+grep -q "is a folder" "$T/err" || bad "zkey export-params into a folder: $(cat "$T/err")"
+expect_rc 2 "zkey export verificationkey into a missing folder" "$CUZK" zkey export verificationkey "$D/chain.zkey" "$T/nodir/vk.json"
+touch "$T/afile"
+expect_rc 2 "zkey synth under a file" "$CUZK" zkey synth --constraints 100 --out "$T/afile/syn"
+grep -q "cannot create directory" "$T/err" || bad "zkey synth under a file: $(cat "$T/err")"
+grep -q "synthesize circuit" "$T/out" && bad "zkey synth under a file synthesized first"
+[ -e "$T/nodir" ] && bad "a refused run created a folder"
+
 # inspect knows the three circom/snarkjs files
 expect_rc 0 "inspect zkey" "$CUZK" inspect "$D/chain.zkey"
 grep -q "domain 2^6" "$T/out" || bad "inspect zkey: no domain"

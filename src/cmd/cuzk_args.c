@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "groth16/groth16.h"
+#include "util/outpath.h"
 
 int cz_args_parse(const char *cmd, int argc, char **argv, cz_arg *opts, int nopts)
 {
@@ -139,6 +140,14 @@ void cz_cmd_prove_stages(const cz_be *b, const cz_groth16_timings *t, int zkey)
     cz_cmd_stage(zkey ? "prove: MSM B (G1)" : "prove: MSM b (G1)", t->msm_b1_ms);
     cz_cmd_stage(zkey ? "prove: MSM B (G2)" : "prove: MSM b (G2)", t->msm_b2_ms);
     cz_cmd_stage("prove: total", t->total_ms);
+}
+
+int cz_cmd_outs(const char *cmd, int n, const char *const *paths)
+{
+    char msg[600];
+    for (int i = 0; i < n; i++)
+        if (paths[i] && cz_out_path_check(paths[i], msg, sizeof msg)) return cz_cmd_err(cmd, msg);
+    return 0;
 }
 
 int cz_cmd_mkdirs(const char *path)

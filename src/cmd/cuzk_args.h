@@ -49,6 +49,10 @@ void cz_cmd_prove_stages(const cz_be *b, const cz_groth16_timings *t, int zkey);
 /* Groth16 r, s: from the kernel, or (fixed_seed) from `seed`, which makes
  * proofs reproducible and NOT zero-knowledge (says so on stdout). 0, or 2 */
 int cz_cmd_randomness(const char *cmd, int fixed_seed, uint64_t seed, cz_fr *r, cz_fr *s);
+/* each of the n output paths (NULL ones skipped) writable (util/outpath.h),
+ * asked before the work that ends in writing them; 0, or prints "cuzk CMD:
+ * cannot write PATH: ..." and returns 2 */
+int cz_cmd_outs(const char *cmd, int n, const char *const *paths);
 /* mkdir -p; 0, or -1 with errno set (ENOTDIR when path is not a folder) */
 int cz_cmd_mkdirs(const char *path);
 

@@ -40,6 +40,8 @@ int cz_cmd_setup(int argc, char **argv)
     uint64_t seed = 1;
     const char *ss = cz_args_get(o, CZ_N_OPTS(o), "seed");
     if (ss && cz_args_u64(ss, &seed)) return cz_cmd_err("setup", "bad --seed");
+    const char *outs[] = {cz_args_get(o, CZ_N_OPTS(o), "out-params"), cz_args_get(o, CZ_N_OPTS(o), "out-vk")};
+    if ((rc = cz_cmd_outs("setup", 2, outs))) return rc;
     cz_pool *pool;
     if ((rc = cz_cmd_pool("setup", cz_args_get(o, CZ_N_OPTS(o), "threads"), &pool))) return rc;
     char msg[512];
@@ -135,6 +137,8 @@ int cz_cmd_prove(int argc, char **argv)
     const char *ss = cz_args_get(o, CZ_N_OPTS(o), "seed");
     uint64_t seed = 0;
     if (ss && cz_args_u64(ss, &seed)) return cz_cmd_err("prove", "bad --seed");
+    const char *out_path = cz_args_get(o, CZ_N_OPTS(o), "out");
+    if ((rc = cz_cmd_outs("prove", 1, &out_path))) return rc;
     unsigned threads;
     if ((rc = cz_cmd_threads("prove", cz_args_get(o, CZ_N_OPTS(o), "threads"), &threads))) return rc;
     /* the backend first, so that one that cannot open fails before any loading */

@@ -22,10 +22,10 @@
  * without it, prove verifies its own proof against the zkey's key before
  * writing anything, which catches any unsatisfying witness but cannot name
  * the constraint. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "cmd/cuzk_args.h"
@@ -86,6 +86,7 @@ static int groth16_prove(int argc, char **argv)
     const char *ss = cz_args_get(o, CZ_N_OPTS(o), "seed"), *r1cs_path = cz_args_get(o, CZ_N_OPTS(o), "r1cs");
     uint64_t seed = 0;
     if (ss && cz_args_u64(ss, &seed)) return cz_cmd_err(cmd, "bad --seed");
+    if ((rc = cz_cmd_outs(cmd, 2, (const char *const *)pos + 2))) return rc;
     unsigned threads;
     if ((rc = cz_cmd_threads(cmd, cz_args_get(o, CZ_N_OPTS(o), "threads"), &threads))) return rc;
     /* the backend first, so that one that cannot open fails before any loading */
@@ -269,6 +270,8 @@ static int zkey_export_params(int argc, char **argv)
     if (pce_opt) snprintf(pce_path, sizeof pce_path, "%s", pce_opt);
     else if (pl > 7 && !strcmp(pos[1] + pl - 7, ".params")) snprintf(pce_path, sizeof pce_path, "%.*s.pce", (int)(pl - 7), pos[1]);
     else snprintf(pce_path, sizeof pce_path, "%s.pce", pos[1]);
+    const char *outs[] = {pos[1], pce_path};
+    if ((rc = cz_cmd_outs(cmd, 2, outs))) return rc;
     cz_pool *pool;
     if ((rc = cz_cmd_pool(cmd, cz_args_get(o, CZ_N_OPTS(o), "threads"), &pool))) return rc;
     char msg[600];
@@ -307,6 +310,7 @@ static int zkey_export_vk(int argc, char **argv)
     char *pos[MAX_ARGS];
     int npos, rc = split_args(cmd, argc, argv, pos, &npos, 2, o, CZ_N_OPTS(o));
     if (rc) return rc;
+    if ((rc = cz_cmd_outs(cmd, 1, (const char *const *)pos + 1))) return rc;
     char msg[600];
     cz_zkey zk;
     if (cz_zkey_open(&zk, pos[0], NULL, msg, sizeof msg)) return cz_cmd_err(cmd, msg);
@@ -332,17 +336,24 @@ static int zkey_synth(int argc, char **argv)
         sp.n_constraints < CZ_SYNTH_MIN_CONSTRAINTS || sp.n_constraints > ((uint64_t)1 << CZ_ZKEY_MAX_LOG_DOMAIN) - 16)
         return cz_cmd_err(cmd, "bad --constraints");
     if (ss && cz_args_u64(ss, &sp.seed)) return cz_cmd_err(cmd, "bad --seed");
-    cz_pool *pool;
-    if ((rc = cz_cmd_pool(cmd, cz_args_get(o, CZ_N_OPTS(o), "threads"), &pool))) return rc;
     const char *dir = cz_args_get(o, CZ_N_OPTS(o), "out");
     char msg[600], p[4096];
+    if (!*dir) return cz_cmd_err(cmd, "--out is empty");
+    if (cz_cmd_mkdirs(dir) != 0) {
+        snprintf(msg, sizeof msg, "cannot create directory %s: %s", dir, strerror(errno));
+        return cz_cmd_err(cmd, msg);
+    }
+    snprintf(p, sizeof p, "%s/circuit.zkey", dir);
+    const char *probe = p;
+    if ((rc = cz_cmd_outs(cmd, 1, &probe))) return rc;
+    cz_pool *pool;
+    if ((rc = cz_cmd_pool(cmd, cz_args_get(o, CZ_N_OPTS(o), "threads"), &pool))) return rc;
     cz_r1cs cs = {0};
     cz_fr *w = NULL;
     cz_groth16_pk pk = {0};
     double t0 = cz_now_ms(), t = t0;
     printf("cuzk zkey synth: WARNING: INSECURE test key (toxic waste from seed %llu); for benchmarks only\n",
            (unsigned long long)sp.seed);
-    mkdir(dir, 0755);
     if (cz_synth_generate(&cs, &w, &sp, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
     cs.ntt_generator = 5;
     cz_cmd_stage("synthesize circuit", cz_now_ms() - t);
@@ -383,6 +394,8 @@ static int zkey_setup(int argc, char **argv)
     uint64_t seed = 1;
     const char *ss = cz_args_get(o, CZ_N_OPTS(o), "seed"), *vkp = cz_args_get(o, CZ_N_OPTS(o), "vk");
     if (ss && cz_args_u64(ss, &seed)) return cz_cmd_err(cmd, "bad --seed");
+    const char *outs[] = {pos[1], vkp};
+    if ((rc = cz_cmd_outs(cmd, 2, outs))) return rc;
     cz_pool *pool;
     if ((rc = cz_cmd_pool(cmd, cz_args_get(o, CZ_N_OPTS(o), "threads"), &pool))) return rc;
     char msg[600];

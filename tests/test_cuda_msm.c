@@ -352,23 +352,6 @@ static int run(void)
         }
         cz__cuda_msm_config_wave(ctx, 0);
     }
-    /* G1's bucket sums loading the next bucket ahead (CZ_MSM_BS_PF): the
-     * device's wave, then one segment a window and 7 segments (the last
-     * ones shorter), over one bucket, a mix with a density and n = 1 */
-    cz__cuda_msm_config_bs_pf(ctx, 1);
-    {
-        const unsigned waves[] = {0, 1, 7};
-        for (size_t i = 0; i < sizeof waves / sizeof *waves; i++) {
-            if (waves[i]) cz__cuda_msm_config_wave(ctx, waves[i]);
-            case_g1(1, K_RANDOM, 100, 1, 0, 0);
-            case_g1(4099, K_RANDOM, 100, 1, 8, 0);
-            case_g1(3001, K_MIX, 70, 1, 13, 0);
-            case_g1(100003, K_SAME, 100, 1, 0, 0);
-            case_g1(((size_t)1 << 18) + 3, K_RANDOM, 100, 1, 0, 0);
-        }
-        cz__cuda_msm_config_wave(ctx, 0);
-    }
-    cz__cuda_msm_config_bs_pf(ctx, 0);
     /* G2 */
     case_g2(1, K_RANDOM, 100, 1, 0, 0);
     case_g2(2, K_SAME, 100, 1, 0, 0);

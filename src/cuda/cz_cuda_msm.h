@@ -78,10 +78,6 @@ void cz__cuda_msm_config_t0(cz_cuda_msm *ctx, unsigned t0);
 /* tests: the bucket sums as if a full wave of their kernel were this many
  * segments (0: ask the device again) */
 void cz__cuda_msm_config_wave(cz_cuda_msm *ctx, unsigned threads);
-/* G1's bucket sums in the kernel that loads the next bucket ahead (1) or
- * the default one (0) on later calls (CZ_MSM_BS_PF=1 sets 1 when the
- * context is created); the wave size is asked again */
-void cz__cuda_msm_config_bs_pf(cz_cuda_msm *ctx, int on);
 /* batch-affine rounds the last G1 call ran (over all its window groups) */
 int cz__cuda_msm_last_ba_rounds(const cz_cuda_msm *ctx);
 /* `rounds` batch-affine rounds on the host over m entries sorted by key

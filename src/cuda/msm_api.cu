@@ -43,10 +43,6 @@ extern "C" cz_err cz__cuda_msm_create_prio(cz_cuda_msm **out, int device, int pr
         const char *ch = getenv("CZ_MSM_BA_CHAIN");
         long chv = ch ? strtol(ch, NULL, 10) : 0;
         ctx->ba_chain = chv > 0 && chv <= 65536 ? (uint32_t)chv : 0;
-        /* CZ_MSM_BS_PF=1: G1's bucket sums load the next bucket before
-         * this one's additions (off until measured) */
-        const char *pf = getenv("CZ_MSM_BS_PF");
-        ctx->bs_pf = pf && atoi(pf) == 1;
         /* CZ_MSM_T0: entries a thread at level 0 (default T0) */
         const char *t0 = getenv("CZ_MSM_T0");
         long t0v = t0 ? strtol(t0, NULL, 10) : 0;
@@ -128,12 +124,6 @@ extern "C" void cz__cuda_msm_config_t0(cz_cuda_msm *ctx, unsigned t0)
 extern "C" void cz__cuda_msm_config_wave(cz_cuda_msm *ctx, unsigned threads)
 {
     ctx->bucket_wave[0] = ctx->bucket_wave[1] = threads;
-}
-
-extern "C" void cz__cuda_msm_config_bs_pf(cz_cuda_msm *ctx, int on)
-{
-    ctx->bs_pf = on != 0;
-    ctx->bucket_wave[0] = 0; /* the wave follows the kernel's occupancy */
 }
 
 extern "C" int cz__cuda_msm_last_ba_rounds(const cz_cuda_msm *ctx) { return ctx->last_ba_rounds; }

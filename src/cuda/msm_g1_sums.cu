@@ -18,6 +18,6 @@ template void launch_segment_sums_t<fp_t, cz_in_points<fp_t>>(cudaStream_t, unsi
 template void launch_run_sums_t<fp_t>(cudaStream_t, unsigned, size_t, const cz_xyzz_t<fp_t> *, const uint32_t *,
                                       const uint32_t *, const uint32_t *, const uint32_t *, uint32_t,
                                       cz_xyzz_t<fp_t> *);
-template void launch_bucket_segments_t<fp_t>(cudaStream_t, unsigned, int, const cz_xyzz_t<fp_t> *, uint32_t,
-                                             uint32_t, uint32_t, uint32_t, cz_xyzz_t<fp_t> *, uint32_t *);
-template cudaError_t bucket_blocks_t<fp_t>(int *, int, int);
+template void launch_bucket_segments_t<fp_t>(cudaStream_t, unsigned, const cz_xyzz_t<fp_t> *, uint32_t, uint32_t,
+                                             uint32_t, uint32_t, cz_xyzz_t<fp_t> *, uint32_t *);
+template cudaError_t bucket_blocks_t<fp_t>(int *, int);

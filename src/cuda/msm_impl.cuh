@@ -82,7 +82,6 @@ struct cz_cuda_msm {
     size_t cfg_max_entries;
     int heavy_block; /* threads a block of the point-arithmetic kernels */
     uint32_t t0;     /* entries a thread at level 0 of the reduce-by-key engine */
-    int bs_pf;       /* G1 bucket sums load the next bucket ahead (CZ_MSM_BS_PF) */
     int ba_mode;         /* G1 batch-affine rounds: -1 off, 0 when they pay, 1 always (tests) */
     uint32_t ba_threads; /* chains of a round (0: its pairs / ba_chain) */
     uint32_t ba_chain;   /* pairs a chain when ba_threads is 0 */
@@ -242,11 +241,10 @@ void launch_run_sums_t(cudaStream_t st, unsigned hb, size_t bound, const cz_xyzz
                        const uint32_t *cnt, const uint32_t *np, const uint32_t *incl2, uint32_t runs,
                        cz_xyzz_t<F> *out);
 template <class F>
-void launch_bucket_segments_t(cudaStream_t st, unsigned hb, int pf, const cz_xyzz_t<F> *buckets, uint32_t kb,
-                              uint32_t l, uint32_t segs, uint32_t nt, cz_xyzz_t<F> *out, uint32_t *okeys);
-/* blocks of hb threads of the bucket-sum kernel (pf: the one that loads
- * the next bucket ahead) one SM holds */
-template <class F> cudaError_t bucket_blocks_t(int *nb, int hb, int pf);
+void launch_bucket_segments_t(cudaStream_t st, unsigned hb, const cz_xyzz_t<F> *buckets, uint32_t kb, uint32_t l,
+                              uint32_t segs, uint32_t nt, cz_xyzz_t<F> *out, uint32_t *okeys);
+/* blocks of hb threads of the bucket-sum kernel one SM holds */
+template <class F> cudaError_t bucket_blocks_t(int *nb, int hb);
 /* G2 on lane pairs (msm_g2_pair.cu) */
 void launch_segment_sums_pair(cudaStream_t st, unsigned hb, cz_in_aff<fp2_t> in, const uint32_t *keys, uint32_t n,
                               uint32_t s0, const uint32_t *incl, const uint32_t *pc, uint32_t *okeys,
@@ -297,7 +295,7 @@ inline void launch_bucket_segments(cz_cuda_msm *ctx, const cz_xyzz_t<F> *buckets
     if constexpr (std::is_same<F, fp2_t>::value)
         launch_bucket_segments_pair(ctx->stream, hb, buckets, kb, l, segs, nt, out, okeys);
     else
-        launch_bucket_segments_t<F>(ctx->stream, hb, ctx->bs_pf, buckets, kb, l, segs, nt, out, okeys);
+        launch_bucket_segments_t<F>(ctx->stream, hb, buckets, kb, l, segs, nt, out, okeys);
 }
 /* Threads (segments) of one full wave of the bucket-sum kernel: every
  * block of it resident at once on every SM. Each segment is a chain of
@@ -318,7 +316,7 @@ template <class F> inline uint32_t bucket_wave(cz_cuda_msm *ctx)
             e = bucket_blocks_pair(&nb, hb);
             lanes = 2;
         } else {
-            e = bucket_blocks_t<F>(&nb, hb, ctx->bs_pf);
+            e = bucket_blocks_t<F>(&nb, hb);
         }
     }
     uint32_t w = 65536;

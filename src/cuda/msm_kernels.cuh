@@ -610,10 +610,8 @@ __global__ void cz_k_scatter(cz_xyzz_t<F> *dest, const uint32_t *ukeys, const ui
 /* thread (window g, segment s) over buckets (window-major, bucket b at
  * b - 1, k per window, segs segments of l a window, the last one shorter
  * where l does not divide k): out[t] = sum over the segment of b B_b,
- * key g. PF (CZ_MSM_BS_PF=1, off until measured): the next bucket is
- * loaded into registers before this one's two additions, so its latency
- * (a scattered 192-byte read from HBM) hides behind them. */
-template <class F, bool PF = false>
+ * key g */
+template <class F>
 __global__ void cz_k_bucket_segments(const cz_xyzz_t<F> *buckets, uint32_t k, uint32_t l, uint32_t segs,
                                      uint32_t nthreads, cz_xyzz_t<F> *out, uint32_t *out_keys)
 {
@@ -624,20 +622,9 @@ __global__ void cz_k_bucket_segments(const cz_xyzz_t<F> *buckets, uint32_t k, ui
     cz_xyzz_t<F> acc, sum;
     xyzz_set_inf(acc);
     xyzz_set_inf(sum);
-    if constexpr (PF) {
-        cz_xyzz_t<F> next;
-        if (cnt) next = b[cnt - 1];
-        for (int i = (int)cnt - 1; i >= 0; i--) {
-            const cz_xyzz_t<F> cur = next;
-            if (i) next = b[i - 1];
-            xyzz_add_inl(acc, cur);
-            xyzz_add_inl(sum, acc);
-        }
-    } else {
-        for (int i = (int)cnt - 1; i >= 0; i--) {
-            xyzz_add_inl(acc, b[i]);
-            xyzz_add_inl(sum, acc);
-        }
+    for (int i = (int)cnt - 1; i >= 0; i--) {
+        xyzz_add_inl(acc, b[i]);
+        xyzz_add_inl(sum, acc);
     }
     if (s) {
         xyzz_mul_small(acc, first);

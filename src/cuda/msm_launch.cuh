@@ -26,18 +26,14 @@ void launch_run_sums_t(cudaStream_t st, unsigned hb, size_t bound, const cz_xyzz
 }
 
 template <class F>
-void launch_bucket_segments_t(cudaStream_t st, unsigned hb, int pf, const cz_xyzz_t<F> *buckets, uint32_t kb,
-                              uint32_t l, uint32_t segs, uint32_t nt, cz_xyzz_t<F> *out, uint32_t *okeys)
+void launch_bucket_segments_t(cudaStream_t st, unsigned hb, const cz_xyzz_t<F> *buckets, uint32_t kb, uint32_t l,
+                              uint32_t segs, uint32_t nt, cz_xyzz_t<F> *out, uint32_t *okeys)
 {
-    if (pf)
-        cz_k_bucket_segments<F, true><<<blocks_of(nt, hb), hb, 0, st>>>(buckets, kb, l, segs, nt, out, okeys);
-    else
-        cz_k_bucket_segments<F><<<blocks_of(nt, hb), hb, 0, st>>>(buckets, kb, l, segs, nt, out, okeys);
+    cz_k_bucket_segments<F><<<blocks_of(nt, hb), hb, 0, st>>>(buckets, kb, l, segs, nt, out, okeys);
 }
 
-template <class F> cudaError_t bucket_blocks_t(int *nb, int hb, int pf)
+template <class F> cudaError_t bucket_blocks_t(int *nb, int hb)
 {
-    if (pf) return cudaOccupancyMaxActiveBlocksPerMultiprocessor(nb, cz_k_bucket_segments<F, true>, hb, 0);
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(nb, cz_k_bucket_segments<F>, hb, 0);
 }
 

@@ -32,6 +32,9 @@ if command -v sha256sum >/dev/null; then
 fi
 expect_rc 2 "odd hex" "$CUZK" hash sha256 --hex 616
 expect_rc 2 "missing file" "$CUZK" hash sha256 "$T/nope"
+grep -q "cannot open $T/nope: No such file" "$T/err" || bad "missing file: $(cat "$T/err")"
+expect_rc 2 "a folder" "$CUZK" hash sha256 "$T"
+grep -q "cannot read $T: Is a directory" "$T/err" || bad "a folder: $(cat "$T/err")"
 expect_rc 2 "unknown algo" "$CUZK" hash md5 x
 
 count() { "$CUZK" gadget count "$@" | awk '$1 == "constraints" { print $2 }'; }

@@ -165,6 +165,10 @@ expect_rc 0 "inspect wtns" "$CUZK" inspect "$D/chain.wtns"
 expect_rc 0 "inspect r1cs" "$CUZK" inspect "$D/chain.r1cs"
 grep -q "constraints 42" "$T/out" || bad "inspect r1cs: no constraint count"
 expect_rc 2 "inspect truncated zkey" "$CUZK" inspect "$T/cut.zkey"
+expect_rc 2 "inspect a missing file" "$CUZK" inspect "$T/nope.zkey"
+grep -q "^cuzk inspect: cannot open $T/nope.zkey: No such file" "$T/err" || bad "inspect a missing file: $(cat "$T/err")"
+expect_rc 2 "inspect a folder" "$CUZK" inspect "$T"
+grep -q "not a regular file" "$T/err" || bad "inspect a folder: $(cat "$T/err")"
 
 [ "$fail" = 0 ] && echo "cli_zkey: all passed"
 exit $fail

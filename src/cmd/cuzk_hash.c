@@ -2,6 +2,7 @@
  *   cuzk hash sha256 FILE | --hex DATA | -     prints the digest in hex
  *   cuzk hash poseidon --arity N [--tag T] X1 .. XN   (cuzk_hash_poseidon.c)
  * Each algorithm is one entry of the table below. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +30,19 @@ static int hash_sha256(int argc, char **argv)
         free(buf);
     } else if (argc == 2 && strncmp(argv[1], "--", 2)) {
         FILE *f = strcmp(argv[1], "-") ? fopen(argv[1], "rb") : stdin;
-        if (!f) { fprintf(stderr, "cuzk hash sha256: cannot open %s\n", argv[1]); return 2; }
+        if (!f) {
+            fprintf(stderr, "cuzk hash sha256: cannot open %s: %s\n", argv[1], strerror(errno));
+            return 2;
+        }
         static uint8_t buf[1 << 16];
         size_t k;
         while ((k = fread(buf, 1, sizeof buf, f)) > 0) cz_sha256_update(&c, buf, k);
-        int bad = ferror(f);
+        int bad = ferror(f) ? errno : 0;
         if (f != stdin) fclose(f);
-        if (bad) { fprintf(stderr, "cuzk hash sha256: read error on %s\n", argv[1]); return 2; }
+        if (bad) {
+            fprintf(stderr, "cuzk hash sha256: cannot read %s: %s\n", argv[1], strerror(bad));
+            return 2;
+        }
     } else {
         fprintf(stderr, "usage: cuzk hash sha256 FILE | --hex DATA | -\n");
         return 2;

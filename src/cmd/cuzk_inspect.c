@@ -3,6 +3,7 @@
  * .wtns or .r1cs) from its content, checks
  * it the way the loaders do, and prints its header, counts and sizes.
  * Exit 0 when the file is valid, 2 when it is unreadable or unrecognised. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,7 +177,10 @@ int cz_cmd_inspect(int argc, char **argv)
     if (argc != 2) { fprintf(stderr, "usage: cuzk inspect FILE\n"); return 2; }
     const char *path = argv[1];
     FILE *f = fopen(path, "rb");
-    if (!f) { perror(path); return 2; }
+    if (!f) {
+        fprintf(stderr, "cuzk inspect: cannot open %s: %s\n", path, strerror(errno));
+        return 2;
+    }
     char magic[8] = {0};
     size_t got = fread(magic, 1, 8, f);
     fseek(f, 0, SEEK_END);

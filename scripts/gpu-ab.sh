@@ -13,7 +13,8 @@
 #   AB_SPMV=""          cuzk-cuda-bench spmv at those sizes ("" skips)
 #   AB_SETUP=""         cuzk-cuda-bench setup at those sizes ("" skips)
 #   AB_MSM="--sizes 24,26 --fc-sizes 26 --g2-sizes 24 --reps 5"
-#                       cuzk-cuda-msm-bench arguments ("" skips)
+#                       cuzk-cuda-msm-bench arguments ("" skips; the string is
+#                       split at spaces, so an empty list is "none", not '')
 #   AB_PART="26 6"      cuzk-bench partition --log2 K --count N on the CUDA
 #                       backend ("" skips): the stages of its median line, their
 #                       sum, and the device's wall (the "device" column, where

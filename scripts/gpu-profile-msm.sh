@@ -27,9 +27,9 @@ lg=${3:?usage: gpu-profile-msm.sh BUILD_DIR g1|fc|g2 LOG2 [REPS]}
 reps=${4:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 case "$what" in
-    g1) args=(--sizes "$lg" --fc-sizes "" --g2-sizes "") ;;
-    fc) args=(--sizes "" --fc-sizes "$lg" --g2-sizes "") ;;
-    g2) args=(--sizes "" --fc-sizes "" --g2-sizes "$lg") ;;
+    g1) args=(--sizes "$lg" --fc-sizes none --g2-sizes none) ;;
+    fc) args=(--sizes none --fc-sizes "$lg" --g2-sizes none) ;;
+    g2) args=(--sizes none --fc-sizes none --g2-sizes "$lg") ;;
     *) echo "gpu-profile-msm.sh: what is g1, fc or g2, not '$what'" >&2; exit 2 ;;
 esac
 [[ "$lg" =~ ^[0-9]+$ && "$reps" =~ ^[0-9]+$ && "$reps" -ge 1 ]] ||

@@ -41,6 +41,32 @@ expect_err "spmv-circuit label --modes thread/g4/g2" "--modes: bad or too many i
 expect_err "spmv-circuit label --modes thread/wide/o32" "--modes: bad or too many items in 'thread/wide/o32'"
 expect_err "spmv-circuit label --copies 0" "--copies wants 1..100000"
 
+# cuzk-cuda-msm-bench: sizes, reps and --json checked before the device
+M=${BUILD:-build}/bin/cuzk-cuda-msm-bench
+if [ -x "$M" ]; then
+    expect_msm() { # "TEXT" ARGS...: exit 2 and TEXT in the output
+        local want=$1 out rc
+        shift
+        out=$("$M" "$@" 2>&1)
+        rc=$?
+        [ "$rc" = 2 ] || bad "msm bench '$*': exit $rc, want 2 ($out)"
+        grep -qF -- "$want" <<<"$out" || bad "msm bench '$*': '$want' not in: $out"
+    }
+    expect_msm "usage:" --sizes 2x
+    expect_msm "usage:" --sizes 29
+    expect_msm "usage:" --fc-sizes 24,,26
+    expect_msm "usage:" --g2-sizes 0
+    expect_msm "usage:" --sizes 1,2,3,4,5,6,7,8,9
+    expect_msm "usage:" --bogus
+    expect_msm "--reps is 1..64" --reps 0
+    expect_msm "--reps is 1..64" --reps 65
+    T=$(mktemp -d /tmp/cuzk_cli_cba.XXXXXX)
+    expect_msm "cannot write $T/nodir/m.json" --sizes 10 --json "$T/nodir/m.json"
+    rm -rf "$T"
+    # an empty list is no sizes: a valid command (it skips or runs)
+    out=$("$M" --sizes "" --fc-sizes none --g2-sizes "" --reps 1 2>&1) || bad "msm bench with empty lists: $out"
+fi
+
 # a correct command on a machine without a device
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
     expect_err "ntt 20" "no CUDA device"

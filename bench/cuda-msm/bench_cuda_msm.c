@@ -17,13 +17,16 @@
  * sums agree.
  *
  * Usage: cuzk-cuda-msm-bench [--sizes 20,22,24,26] [--reps 7]
- *        [--fc-sizes 24,26] [--g2-sizes 24] [--json FILE] [--sppark LIB.so] */
+ *        [--fc-sizes 24,26] [--g2-sizes 24] [--json FILE] [--sppark LIB.so]
+ * (each list: log2 sizes 1..28, comma-separated; "none" or "" for none;
+ * reps 1..64; a bad argument or an unwritable --json exits 2 at once) */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "cuda/cz_cuda_msm.h"
+#include "util/outpath.h"
 #include "util/rng.h"
 
 #define MAX_REPS 64
@@ -66,14 +69,18 @@ static double median(const double *v, int n)
     return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
+/* a comma-separated list of sizes (log2, 1..28; "" or "none" is an empty
+ * list): how many, or -1 for anything else */
 static int parse_list(const char *s, int *out, int max)
 {
     int n = 0;
-    while (*s && n < max) {
-        out[n++] = atoi(s);
-        const char *c = strchr(s, ',');
-        if (!c) break;
-        s = c + 1;
+    if (!strcmp(s, "none")) return 0;
+    while (*s) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 1 || v > 28 || n == max || (*end && *end != ',')) return -1;
+        out[n++] = (int)v;
+        s = *end ? end + 1 : end;
     }
     return n;
 }
@@ -167,13 +174,23 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!strcmp(argv[i], "--sppark") && i + 1 < argc) sppark = argv[++i];
-        else {
+        else nsizes = -1;
+        if (nsizes < 0 || nfc < 0 || ng2 < 0) {
             fprintf(stderr, "usage: %s [--sizes 20,22,24,26] [--fc-sizes 24,26] [--g2-sizes 24] [--reps 7] "
-                            "[--json FILE] [--sppark LIB.so]\n", argv[0]);
+                            "[--json FILE] [--sppark LIB.so]\n  (sizes: log2 of n, 1..28, up to 8 a list, "
+                            "'' or none for none; reps 1..%d)\n", argv[0], MAX_REPS);
             return 2;
         }
     }
-    if (reps < 1 || reps > MAX_REPS) reps = 7;
+    if (reps < 1 || reps > MAX_REPS) {
+        fprintf(stderr, "%s: --reps is 1..%d\n", argv[0], MAX_REPS);
+        return 2;
+    }
+    char pmsg[600];
+    if (json && cz_out_path_check(json, pmsg, sizeof pmsg)) {
+        fprintf(stderr, "%s: %s\n", argv[0], pmsg);
+        return 2;
+    }
     if (cz_cuda_device_count() < 1) {
         printf("cuzk-cuda-msm-bench: SKIP (no CUDA device)\n");
         return 0;

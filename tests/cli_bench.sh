@@ -26,7 +26,6 @@ for op in ("fp_add", "fp_mul", "fp_sqr", "fp_inv"):
     assert 0 < r["ns_min"] <= r["ns_median"] <= r["ns_max"], r
     assert r["iterations"] >= r["batches"] == 3, r
 assert "fr_mul" not in ops
-assert ops["fp_inv"]["ns_median"] > ops["fp_mul"]["ns_median"], "inverse cheaper than mul?"
 PY
   else
     grep -q '"op": "fp_mul"' "$tmp/b.json" || { echo "json lacks fp_mul"; fail=1; }

@@ -4,13 +4,38 @@
  * circuit, or when the key belongs to another circuit; batch verification
  * accepts good batches and rejects a batch with one bad proof; fixed r, s
  * give identical proofs and different r, s different (valid) ones; the key
- * is the same whatever the number of threads that made it. */
+ * is the same whatever the number of threads that made it, and the same
+ * when made with progress reports in small steps, whose stages come in
+ * order, each rising to its total. */
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
 #include "groth16/groth16.h"
 
 #include "formats/proof.h"
+#include "groth16/setup_internal.h"
+
+/* what the setup's progress reports said */
+typedef struct {
+    char stages[8][32];
+    uint64_t last_done[8], total[8], calls[8];
+    int n, bad;
+} progress_log;
+
+static void on_progress(void *ctx, const char *stage, uint64_t done, uint64_t total)
+{
+    progress_log *g = ctx;
+    if (!g->n || strcmp(g->stages[g->n - 1], stage)) {
+        if (g->n == 8) { g->bad = 1; return; }
+        snprintf(g->stages[g->n], sizeof g->stages[0], "%s", stage);
+        g->total[g->n] = total;
+        g->n++;
+    }
+    int i = g->n - 1;
+    if (total != g->total[i] || done <= g->last_done[i] || done > total) g->bad = 1;
+    g->last_done[i] = done;
+    g->calls[i]++;
+}
 
 /* x_i bits; y_j = x_a * x_b (AND), z = sum 2^i x_i (packing); inputs are
  * packed values of a few bits */
@@ -192,6 +217,27 @@ int main(void)
             CHECK(same_pk(&pk, &pk5));
             cz_groth16_pk_free(&pk1);
             cz_groth16_pk_free(&pk5);
+            /* with progress in steps of 7 G1 and 3 G2 points */
+            progress_log g = {0};
+            cz__setup_progress_chunks(7, 3);
+            CHECK(cz_groth16_setup_insecure_progress(&pk1, &cs, 100 + ci, p5, on_progress, &g, msg, sizeof msg) ==
+                  CZ_OK);
+            cz__setup_progress_chunks(0, 0);
+            CHECK(same_pk(&pk, &pk1));
+            static const char *want[] = {"QAP at tau", "h points", "l points", "a points", "b points (G1)",
+                                         "b points (G2)"};
+            const uint64_t totals[] = {1, pk.n_h, pk.n_l, pk.n_a, pk.n_b_g1, pk.n_b_g2};
+            const uint64_t steps[] = {1, 7, 7, 7, 7, 3};
+            CHECK_MSG(!g.bad && g.n == 6, "progress: %d stages, bad %d", g.n, g.bad);
+            for (int i = 0; i < g.n && i < 6; i++) {
+                CHECK_MSG(!strcmp(g.stages[i], want[i]), "stage %d is '%s', want '%s'", i, g.stages[i], want[i]);
+                CHECK_MSG(g.total[i] == totals[i] && g.last_done[i] == totals[i], "stage %s: %llu of %llu, want %llu",
+                          want[i], (unsigned long long)g.last_done[i], (unsigned long long)g.total[i],
+                          (unsigned long long)totals[i]);
+                CHECK_MSG(g.calls[i] == (totals[i] + steps[i] - 1) / steps[i], "stage %s: %llu reports", want[i],
+                          (unsigned long long)g.calls[i]);
+            }
+            cz_groth16_pk_free(&pk1);
             cz_pool_destroy(p5);
         }
         cz_groth16_pk_free(&pk);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "groth16/groth16.h"
+#include "util/clock.h"
 #include "util/outpath.h"
 
 int cz_args_parse(const char *cmd, int argc, char **argv, cz_arg *opts, int nopts)
@@ -148,6 +149,29 @@ int cz_cmd_outs(const char *cmd, int n, const char *const *paths)
     for (int i = 0; i < n; i++)
         if (paths[i] && cz_out_path_check(paths[i], msg, sizeof msg)) return cz_cmd_err(cmd, msg);
     return 0;
+}
+
+void cz_cmd_progress_init(cz_cmd_progress *p, const char *cmd)
+{
+    memset(p, 0, sizeof *p);
+    p->cmd = cmd;
+    p->t0 = p->last = cz_now_ms();
+}
+
+void cz_cmd_progress_cb(void *ctx, const char *stage, uint64_t done, uint64_t total)
+{
+    cz_cmd_progress *p = ctx;
+    double t = cz_now_ms();
+    if (strncmp(p->stage, stage, sizeof p->stage - 1)) {
+        snprintf(p->stage, sizeof p->stage, "%s", stage);
+        p->stage_printed = 0;
+    }
+    int last = done >= total;
+    if (!(last && p->stage_printed) && t - p->last < 2000) return;
+    p->last = t;
+    p->stage_printed = !last;
+    fprintf(stderr, "cuzk %s: %s %llu of %llu (%.0f %%), %.1f s\n", p->cmd, stage, (unsigned long long)done,
+            (unsigned long long)total, total ? 100.0 * (double)done / (double)total : 100.0, (t - p->t0) / 1e3);
 }
 
 int cz_cmd_mkdirs(const char *path)

@@ -53,6 +53,18 @@ int cz_cmd_randomness(const char *cmd, int fixed_seed, uint64_t seed, cz_fr *r, 
  * asked before the work that ends in writing them; 0, or prints "cuzk CMD:
  * cannot write PATH: ..." and returns 2 */
 int cz_cmd_outs(const char *cmd, int n, const char *const *paths);
+/* progress lines of a long library call (a cz_progress_fn and its context):
+ * "cuzk CMD: STAGE DONE of TOTAL (P %), T s" on stderr, none in the first
+ * 2 s, then at most one every 2 s, and a stage's last line (DONE = TOTAL)
+ * when that stage printed an earlier one */
+typedef struct {
+    const char *cmd;
+    double t0, last;
+    char stage[32];
+    int stage_printed;
+} cz_cmd_progress;
+void cz_cmd_progress_init(cz_cmd_progress *p, const char *cmd);
+void cz_cmd_progress_cb(void *ctx, const char *stage, uint64_t done, uint64_t total);
 /* mkdir -p; 0, or -1 with errno set (ENOTDIR when path is not a folder) */
 int cz_cmd_mkdirs(const char *path);
 

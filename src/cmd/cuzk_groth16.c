@@ -54,7 +54,12 @@ int cz_cmd_setup(int argc, char **argv)
     if (cz_pce_open(&cs, cz_args_get(o, CZ_N_OPTS(o), "pce"), 1, msg, sizeof msg)) { rc = cz_cmd_err("setup", msg); goto out0; }
     cz_cmd_stage("load constraint system", cz_now_ms() - t0);
     t = cz_now_ms();
-    if (cz_groth16_setup_insecure(&pk, &cs, seed, pool, msg, sizeof msg)) { rc = cz_cmd_err("setup", msg); goto out1; }
+    cz_cmd_progress pr;
+    cz_cmd_progress_init(&pr, "setup");
+    if (cz_groth16_setup_insecure_progress(&pk, &cs, seed, pool, cz_cmd_progress_cb, &pr, msg, sizeof msg)) {
+        rc = cz_cmd_err("setup", msg);
+        goto out1;
+    }
     cz_cmd_stage("generate keys", cz_now_ms() - t);
     t = cz_now_ms();
     if (cz_params_write(cz_args_get(o, CZ_N_OPTS(o), "out-params"), &pk, msg, sizeof msg) ||

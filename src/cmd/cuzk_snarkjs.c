@@ -358,7 +358,12 @@ static int zkey_synth(int argc, char **argv)
     cs.ntt_generator = 5;
     cz_cmd_stage("synthesize circuit", cz_now_ms() - t);
     t = cz_now_ms();
-    if (cz_groth16_setup_insecure(&pk, &cs, sp.seed, pool, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
+    cz_cmd_progress pr;
+    cz_cmd_progress_init(&pr, cmd);
+    if (cz_groth16_setup_insecure_progress(&pk, &cs, sp.seed, pool, cz_cmd_progress_cb, &pr, msg, sizeof msg)) {
+        rc = cz_cmd_err(cmd, msg);
+        goto out;
+    }
     cz_cmd_stage("setup (insecure)", cz_now_ms() - t);
     t = cz_now_ms();
     snprintf(p, sizeof p, "%s/circuit.zkey", dir);
@@ -408,7 +413,12 @@ static int zkey_setup(int argc, char **argv)
     cs.ntt_generator = 5;
     cz_cmd_stage("load r1cs", cz_now_ms() - t);
     t = cz_now_ms();
-    if (cz_groth16_setup_insecure(&pk, &cs, seed, pool, msg, sizeof msg)) { rc = cz_cmd_err(cmd, msg); goto out; }
+    cz_cmd_progress pr;
+    cz_cmd_progress_init(&pr, cmd);
+    if (cz_groth16_setup_insecure_progress(&pk, &cs, seed, pool, cz_cmd_progress_cb, &pr, msg, sizeof msg)) {
+        rc = cz_cmd_err(cmd, msg);
+        goto out;
+    }
     cz_cmd_stage("setup (insecure)", cz_now_ms() - t);
     t = cz_now_ms();
     if (cz_zkey_write_from_params(pos[1], &pk, &cs, pool, msg, sizeof msg) ||

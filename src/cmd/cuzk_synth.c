@@ -38,7 +38,6 @@ static void usage(FILE *f)
             CZ_SYNTH_MAX_PUBLIC, CZ_SYNTH_DEFAULT_PUBLIC);
 }
 
-/* mkdir -p */
 struct progress {
     double start, last;
 };

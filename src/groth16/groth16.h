@@ -169,5 +169,14 @@ int cz_groth16_verify_batch(const cz_groth16_pvk *pvk, const cz_groth16_proof *p
  * the seed can forge proofs. For tests and benchmarks only. */
 cz_err cz_groth16_setup_insecure(cz_groth16_pk *pk, const cz_r1cs *cs, uint64_t seed, cz_pool *pool,
                                  char *msg, size_t msglen);
+/* the same, calling progress(ctx, stage, done, total) as it goes: stage
+ * "QAP at tau" (1 of 1, once the QAP is evaluated at tau), then "h points",
+ * "l points", "a points", "b points (G1)", "b points (G2)" with the points
+ * of that family made so far (after every 2^18 G1 or 2^16 G2 points and at
+ * the family's end; a family with no points is not reported). The key is
+ * the same as without progress. progress may be NULL. */
+typedef void (*cz_progress_fn)(void *ctx, const char *stage, uint64_t done, uint64_t total);
+cz_err cz_groth16_setup_insecure_progress(cz_groth16_pk *pk, const cz_r1cs *cs, uint64_t seed, cz_pool *pool,
+                                          cz_progress_fn progress, void *progress_ctx, char *msg, size_t msglen);
 
 #endif

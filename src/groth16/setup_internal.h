@@ -62,6 +62,9 @@ cz_g2_aff *cz__setup_table_g2(void);
 /* out[i] = k[i]·G with a table from cz__setup_table_*, on pool (may be NULL) */
 void cz__setup_fixed_base_g1(cz_g1_aff *out, const cz_fr *k, size_t n, const cz_g1_aff *table, cz_pool *pool);
 void cz__setup_fixed_base_g2(cz_g2_aff *out, const cz_fr *k, size_t n, const cz_g2_aff *table, cz_pool *pool);
+/* tests: the points a progress step of cz_groth16_setup_insecure_progress
+ * makes (0: the defaults, 2^18 G1 and 2^16 G2) */
+void cz__setup_progress_chunks(size_t g1, size_t g2);
 
 /* vk's alpha_g1, beta_g1, delta_g1, beta_g2, gamma_g2, delta_g2 from s (on
  * the CPU); vk->ic and n_ic untouched. CZ_ERR_NOMEM when out of memory. */

@@ -344,8 +344,7 @@ done:
     return err;
 }
 
-/* fixed-base multiplications of one point family, in chunks when progress
- * is reported (each point is independent: the same points either way) */
+/* the points a progress step makes (cz__setup_progress_chunks for tests) */
 static size_t fb_chunk_g1 = (size_t)1 << 18, fb_chunk_g2 = (size_t)1 << 16;
 
 void cz__setup_progress_chunks(size_t g1, size_t g2)
@@ -354,24 +353,17 @@ void cz__setup_progress_chunks(size_t g1, size_t g2)
     fb_chunk_g2 = g2 ? g2 : (size_t)1 << 16;
 }
 
-static void fb_g1(cz_g1_aff *out, const cz_fr *k, size_t n, const cz_g1_aff *t, cz_pool *pool, const char *stage,
-                  cz_progress_fn fn, void *ctx)
+/* fixed-base multiplications of one point family (G2 when g2), in steps
+ * when progress is reported (each point is independent: the same points
+ * either way) */
+static void fb_steps(int g2, void *out, const cz_fr *k, size_t n, const void *table, cz_pool *pool,
+                     const char *stage, cz_progress_fn fn, void *ctx)
 {
-    size_t chunk = fn ? fb_chunk_g1 : (n ? n : 1);
+    size_t chunk = fn ? (g2 ? fb_chunk_g2 : fb_chunk_g1) : (n ? n : 1);
     for (size_t off = 0; off < n; off += chunk) {
         size_t c = n - off < chunk ? n - off : chunk;
-        cz__setup_fixed_base_g1(out + off, k + off, c, t, pool);
-        if (fn) fn(ctx, stage, off + c, n);
-    }
-}
-
-static void fb_g2(cz_g2_aff *out, const cz_fr *k, size_t n, const cz_g2_aff *t, cz_pool *pool, const char *stage,
-                  cz_progress_fn fn, void *ctx)
-{
-    size_t chunk = fn ? fb_chunk_g2 : (n ? n : 1);
-    for (size_t off = 0; off < n; off += chunk) {
-        size_t c = n - off < chunk ? n - off : chunk;
-        cz__setup_fixed_base_g2(out + off, k + off, c, t, pool);
+        if (g2) cz__setup_fixed_base_g2((cz_g2_aff *)out + off, k + off, c, table, pool);
+        else cz__setup_fixed_base_g1((cz_g1_aff *)out + off, k + off, c, table, pool);
         if (fn) fn(ctx, stage, off + c, n);
     }
 }
@@ -403,12 +395,12 @@ cz_err cz_groth16_setup_insecure_progress(cz_groth16_pk *pk, const cz_r1cs *cs, 
         err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");
         goto done;
     }
-    fb_g1(pk->h, s.k, s.n_h, t1, pool, "h points", progress, progress_ctx);
+    fb_steps(0, pk->h, s.k, s.n_h, t1, pool, "h points", progress, progress_ctx);
     cz__setup_fixed_base_g1(pk->vk.ic, s.k + s.ic_off, s.n_ic, t1, pool);
-    fb_g1(pk->l, s.k + s.l_off, s.n_l, t1, pool, "l points", progress, progress_ctx);
-    fb_g1(pk->a, s.k + s.a_off, s.n_a, t1, pool, "a points", progress, progress_ctx);
-    fb_g1(pk->b_g1, s.k + s.b_off, s.n_b, t1, pool, "b points (G1)", progress, progress_ctx);
-    fb_g2(pk->b_g2, s.k + s.b_off, s.n_b, t2, pool, "b points (G2)", progress, progress_ctx);
+    fb_steps(0, pk->l, s.k + s.l_off, s.n_l, t1, pool, "l points", progress, progress_ctx);
+    fb_steps(0, pk->a, s.k + s.a_off, s.n_a, t1, pool, "a points", progress, progress_ctx);
+    fb_steps(0, pk->b_g1, s.k + s.b_off, s.n_b, t1, pool, "b points (G1)", progress, progress_ctx);
+    fb_steps(1, pk->b_g2, s.k + s.b_off, s.n_b, t2, pool, "b points (G2)", progress, progress_ctx);
     pk->vk.n_ic = s.n_ic;
     if ((err = cz__setup_vk_points(&pk->vk, &s))) cz_fail(err, msg, msglen, "out of memory");
 done:

@@ -168,14 +168,15 @@ int main(int argc, char **argv)
     int sizes[8] = {20, 22, 24, 26}, nsizes = 4, fc[8] = {24, 26}, nfc = 2, g2s[8] = {24}, ng2 = 1, reps = 7;
     const char *json = NULL, *sppark = NULL;
     for (int i = 1; i < argc; i++) {
+        int unknown = 0;
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nsizes = parse_list(argv[++i], sizes, 8);
         else if (!strcmp(argv[i], "--fc-sizes") && i + 1 < argc) nfc = parse_list(argv[++i], fc, 8);
         else if (!strcmp(argv[i], "--g2-sizes") && i + 1 < argc) ng2 = parse_list(argv[++i], g2s, 8);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!strcmp(argv[i], "--sppark") && i + 1 < argc) sppark = argv[++i];
-        else nsizes = -1;
-        if (nsizes < 0 || nfc < 0 || ng2 < 0) {
+        else unknown = 1;
+        if (unknown || nsizes < 0 || nfc < 0 || ng2 < 0) {
             fprintf(stderr, "usage: %s [--sizes 20,22,24,26] [--fc-sizes 24,26] [--g2-sizes 24] [--reps 7] "
                             "[--json FILE] [--sppark LIB.so]\n  (sizes: log2 of n, 1..28, up to 8 a list, "
                             "'' or none for none; reps 1..%d)\n", argv[0], MAX_REPS);

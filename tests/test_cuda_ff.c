@@ -69,7 +69,8 @@ typedef cz_err (*batch_fn)(int, int, void *, const void *, const void *, size_t,
 
 static const char *opname[] = {"mul", "sqr", "add", "sub", "neg", "dbl", "to_mont", "from_mont",
                                "mul_eo", "mul_64", "mul_xi", "mul_eo_plain", "mul_lazy", "mul_f64",
-                               "mul_ka", "mul_lazy_ka", "mul_sub_lazy", "mul_pair", "mul_sub_pair"};
+                               "mul_ka", "mul_lazy_ka", "mul_sub_lazy", "mul_pair", "mul_sub_pair",
+                               "mul_lt2", "add_lt2", "sub_lt2"};
 
 static void run_fr(batch_fn fn, const char *where)
 {
@@ -190,6 +191,112 @@ static void run_fp2(batch_fn fn, const char *where)
         CHECK_MSG(bad == 0, "%s fp2 %s: %ld of %d wrong", where, opname[op], bad, NTOT);
     }
 }
+
+/* limbs of nl words: a < b; r = a + b and r = a - b (no carry out: the
+ * callers stay below 2m < 2^(64 nl)) */
+static int lt_limbs(const uint64_t *a, const uint64_t *b, int nl)
+{
+    for (int k = nl - 1; k >= 0; k--)
+        if (a[k] != b[k]) return a[k] < b[k];
+    return 0;
+}
+static void add_limbs(uint64_t *r, const uint64_t *a, const uint64_t *b, int nl)
+{
+    unsigned __int128 c = 0;
+    for (int k = 0; k < nl; k++) {
+        c += (unsigned __int128)a[k] + b[k];
+        r[k] = (uint64_t)c;
+        c >>= 64;
+    }
+}
+static void sub_limbs(uint64_t *r, const uint64_t *a, const uint64_t *b, int nl)
+{
+    uint64_t br = 0;
+    for (int k = 0; k < nl; k++) {
+        uint64_t d = a[k] - b[k] - br;
+        br = (a[k] < b[k]) || (a[k] == b[k] && br);
+        r[k] = d;
+    }
+}
+
+/* The ops that keep values below 2m (the NTT's butterflies): inputs lifted
+ * by m for about half the elements (so the edges reach 2m - 1, 2m - 2, m,
+ * ...), each output checked below 2m and, less m where it is not below m,
+ * against the CPU's result for the canonical inputs. MUL_LT2 lifts only
+ * its second operand (the first is a twiddle, canonical). */
+static void run_lt2(batch_fn fn, const char *where, int field)
+{
+    static cz_fp ea[NTOT], eb[NTOT]; /* cz_fp is the larger: Fr uses the first 4 limbs */
+    static uint64_t a[NTOT][6], b[NTOT][6], a2[NTOT][6], b2[NTOT][6], got[NTOT][6];
+    const int nl = field == CZ_CUDA_FR ? 4 : 6;
+    const uint64_t *m = field == CZ_CUDA_FR ? cz_fr_modulus.l : cz_fp_modulus.l;
+    const char *fname = field == CZ_CUDA_FR ? "fr" : "fp";
+    uint64_t m2[6] = {0};
+    char msg[256];
+    add_limbs(m2, m, m, nl);
+    if (field == CZ_CUDA_FR) {
+        static cz_fr ra[NTOT], rb[NTOT];
+        fill_fr(ra, rb);
+        for (int i = 0; i < NTOT; i++) { memcpy(ea[i].l, ra[i].l, 32); memcpy(eb[i].l, rb[i].l, 32); }
+    } else {
+        fill_fp(ea, eb);
+    }
+    for (int i = 0; i < NTOT; i++) {
+        memcpy(a[i], ea[i].l, 8 * nl);
+        memcpy(b[i], eb[i].l, 8 * nl);
+    }
+    static const int ops[] = {CZ_CUDA_OP_MUL_LT2, CZ_CUDA_OP_ADD_LT2, CZ_CUDA_OP_SUB_LT2};
+    for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+        const int op = ops[o];
+        /* packed arrays of nl limbs an element, as the batch expects */
+        static uint64_t pa[NTOT * 6], pb[NTOT * 6], pg[NTOT * 6];
+        for (int i = 0; i < NTOT; i++) {
+            const int lift_a = op != CZ_CUDA_OP_MUL_LT2 && (i & 1), lift_b = (i >> 1) & 1;
+            if (lift_a) add_limbs(a2[i], a[i], m, nl); else memcpy(a2[i], a[i], 8 * nl);
+            if (lift_b) add_limbs(b2[i], b[i], m, nl); else memcpy(b2[i], b[i], 8 * nl);
+            memcpy(pa + i * nl, a2[i], 8 * nl);
+            memcpy(pb + i * nl, b2[i], 8 * nl);
+        }
+        cz_err e = fn(field, op, pg, pa, pb, NTOT, msg, sizeof msg);
+        CHECK_MSG(e == CZ_OK, "%s %s %s: %s", where, fname, opname[op], msg);
+        if (e) return;
+        long bad = 0, above = 0, lifted_out = 0;
+        for (int i = 0; i < NTOT; i++) {
+            uint64_t want[6] = {0}, g[6] = {0};
+            memcpy(got[i], pg + i * nl, 8 * nl);
+            if (field == CZ_CUDA_FR) {
+                cz_fr x, y, w;
+                memcpy(x.l, a[i], 32);
+                memcpy(y.l, b[i], 32);
+                if (op == CZ_CUDA_OP_MUL_LT2) cz_fr_mul(&w, &x, &y);
+                else if (op == CZ_CUDA_OP_ADD_LT2) cz_fr_add(&w, &x, &y);
+                else cz_fr_sub(&w, &x, &y);
+                memcpy(want, w.l, 32);
+            } else {
+                cz_fp x, y, w;
+                memcpy(x.l, a[i], 48);
+                memcpy(y.l, b[i], 48);
+                if (op == CZ_CUDA_OP_MUL_LT2) cz_fp_mul(&w, &x, &y);
+                else if (op == CZ_CUDA_OP_ADD_LT2) cz_fp_add(&w, &x, &y);
+                else cz_fp_sub(&w, &x, &y);
+                memcpy(want, w.l, 48);
+            }
+            if (!lt_limbs(got[i], m2, nl)) {
+                if (above++ < 3) fprintf(stderr, "%s %s %s: element %d not below 2m\n", where, fname, opname[op], i);
+                continue;
+            }
+            if (lt_limbs(got[i], m, nl)) memcpy(g, got[i], 8 * nl);
+            else { sub_limbs(g, got[i], m, nl); lifted_out++; }
+            if (memcmp(g, want, 8 * nl) && bad++ < 3)
+                fprintf(stderr, "%s %s %s: element %d differs\n", where, fname, opname[op], i);
+        }
+        CHECK_MSG(above == 0, "%s %s %s: %ld of %d outputs not below 2m", where, fname, opname[op], above, NTOT);
+        CHECK_MSG(bad == 0, "%s %s %s: %ld of %d wrong", where, fname, opname[op], bad, NTOT);
+        /* the ops must leave values in [m, 2m) (else they reduce fully and
+         * the test does not see the bound it is for) */
+        CHECK_MSG(lifted_out > 0, "%s %s %s: no output in [m, 2m)", where, fname, opname[op]);
+    }
+}
 #endif
 
 int main(void)
@@ -202,6 +309,8 @@ int main(void)
     run_fr(cz_cuda_ff_batch_host, "host");
     run_fp(cz_cuda_ff_batch_host, "host");
     run_fp2(cz_cuda_ff_batch_host, "host");
+    run_lt2(cz_cuda_ff_batch_host, "host", CZ_CUDA_FR);
+    run_lt2(cz_cuda_ff_batch_host, "host", CZ_CUDA_FP);
     if (cz_cuda_device_count() == 0) {
         printf("test_cuda_ff: SKIP (no CUDA device); the kernels' code compiled for the host was checked\n");
         return cz_test_finish("test_cuda_ff");
@@ -209,6 +318,8 @@ int main(void)
     run_fr(cz_cuda_ff_batch, "gpu");
     run_fp(cz_cuda_ff_batch, "gpu");
     run_fp2(cz_cuda_ff_batch, "gpu");
+    run_lt2(cz_cuda_ff_batch, "gpu", CZ_CUDA_FR);
+    run_lt2(cz_cuda_ff_batch, "gpu", CZ_CUDA_FP);
     return cz_test_finish("test_cuda_ff");
 #endif
 }

@@ -13,7 +13,9 @@
  * so that the smaller sizes take it too), and once without level 1's
  * unit-twiddle shortcut (CZ_NTT_UNIT1=0). bellperson's H runs also with its
  * last transform in place and a bit-reversal pass (CZ_NTT_FOLD=0), and in
- * the seven-transform order (CZ_H_SEVEN=1). */
+ * the seven-transform order (CZ_H_SEVEN=1). The butterflies keep their
+ * values below 2r by default; a few sizes and both H run again with every
+ * value canonical (CZ_NTT_LAZY=0). */
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -226,6 +228,13 @@ int main(void)
         check_h(13, 7, 0);
         unsetenv("CZ_NTT_UNIT1");
         unsetenv("CZ_NTT_LEVELS");
+        /* every butterfly's values canonical (the default keeps them below 2r) */
+        setenv("CZ_NTT_LAZY", "0", 1);
+        for (with_scratch = 0; with_scratch < 2; with_scratch++) check_transforms(12, 7, 15);
+        check_transforms(21, 5, 1 << 2);
+        check_h(13, 7, 0);
+        check_h(13, 5, 1);
+        unsetenv("CZ_NTT_LAZY");
         with_scratch = 0;
         printf("test_cuda_ntt: SKIP (no CUDA device); the kernels' code run on the host was checked\n");
         cz_pool_destroy(pool);
@@ -271,6 +280,15 @@ int main(void)
     check_h(16, 7, 0);
     unsetenv("CZ_NTT_UNIT1");
     unsetenv("CZ_NTT_LEVELS");
+    setenv("CZ_NTT_LAZY", "0", 1);
+    with_scratch = 1;
+    check_transforms(16, 7, 15);
+    check_transforms(22, 7, 15);
+    with_scratch = 0;
+    check_transforms(20, 5, 15);
+    check_h(16, 7, 0);
+    check_h(21, 5, 1);
+    unsetenv("CZ_NTT_LAZY");
     cz_pool_destroy(pool);
     return cz_test_finish("test_cuda_ntt");
 #endif

@@ -48,6 +48,10 @@ enum {
                             * device only) */
     CZ_CUDA_OP_MUL_SUB_PAIR, /* out = a b - c d as MUL_SUB_LAZY, on two lanes
                               * (fe_mul_sub of fp2_pair.cuh; Fp2, device only) */
+    CZ_CUDA_OP_MUL_LT2,    /* out = a * b in [0, m) + {0, m}: a < m, b < 2m, the
+                            * final subtraction skipped (Fr, Fp) */
+    CZ_CUDA_OP_ADD_LT2,    /* out = a + b in [0, 2m) for a, b < 2m (Fr, Fp) */
+    CZ_CUDA_OP_SUB_LT2,    /* out = a - b in [0, 2m) for a, b < 2m (Fr, Fp) */
     CZ_CUDA_OP__COUNT
 };
 

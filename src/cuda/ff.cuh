@@ -277,6 +277,54 @@ struct __align__(8) cz_mont {
     CZ_HD friend cz_mont sub(const cz_mont &a, const cz_mont &b) { return a - b; }
     CZ_HD friend cz_mont neg(const cz_mont &a) { return -a; }
 
+    /* Values in [0, 2m) ("below 2m"): the NTT's butterflies keep their
+     * values there between a transform's first load and its last store and
+     * so skip the product's final subtraction (docs/CUDA.md, "Butterflies
+     * below 2r"). 2m < 2^(32N) for both moduli; 4m is not for Fr, so a sum
+     * keeps its carry word. */
+    CZ_HD static constexpr uint32_t mw2(int k) { return (mw(k) << 1) | (k ? mw(k - 1) >> 31 : 0u); }
+    /* a b R^-1 in [0, 2m), congruent to the product, for a < m and any b:
+     * each row's total stays below a + m (it depends on the multiplicand a
+     * only), and the result is below a b / R + m < 2m */
+    CZ_HD static cz_mont mul_lt2(const cz_mont &a, const cz_mont &b) { return mul_eo_t<true, false>(a, b); }
+    /* a + b in [0, 2m) for a, b < 2m: 2m subtracted when the sum (with its
+     * carry word) reaches it */
+    CZ_HD static cz_mont add_lt2(const cz_mont &a, const cz_mont &b)
+    {
+        cz__chain c;
+        uint32_t t[N], s[N];
+        t[0] = c.add_cc(a.w[0], b.w[0]);
+        CZ_UNROLL for (int k = 1; k < N; k++) t[k] = c.addc_cc(a.w[k], b.w[k]);
+        const uint32_t top = c.addc(0, 0);
+        s[0] = c.sub_cc(t[0], mw2(0));
+        CZ_UNROLL for (int k = 1; k < N; k++) s[k] = c.subc_cc(t[k], mw2(k));
+        /* all ones when top:t < 2m (top = 1 with t >= 2m would need a + b
+         * >= 2^(32N) + 2m > 4m, which cannot be) */
+        const uint32_t keep = c.subc(top, 0);
+        cz_mont r;
+        CZ_UNROLL for (int k = 0; k < N; k++) r.w[k] = (t[k] & keep) | (s[k] & ~keep);
+        return r;
+    }
+    /* a - b in [0, 2m) for a, b < 2m: 2m added back on a borrow */
+    CZ_HD static cz_mont sub_lt2(const cz_mont &a, const cz_mont &b)
+    {
+        cz__chain c;
+        cz_mont r;
+        r.w[0] = c.sub_cc(a.w[0], b.w[0]);
+        CZ_UNROLL for (int k = 1; k < N; k++) r.w[k] = c.subc_cc(a.w[k], b.w[k]);
+        const uint32_t bw = c.subc(0, 0);
+        r.w[0] = c.add_cc(r.w[0], mw2(0) & bw);
+        CZ_UNROLL for (int k = 1; k < N; k++) r.w[k] = c.addc_cc(r.w[k], mw2(k) & bw);
+        return r;
+    }
+    /* [0, 2m) -> [0, m) */
+    CZ_HD static cz_mont canon_lt2(const cz_mont &a)
+    {
+        cz_mont r;
+        reduce_once(r.w, a.w);
+        return r;
+    }
+
     /* acc += sum over even j of x[j] * bi * 2^(32j); the carry out stays in c */
     CZ_HD static void cmad_n(cz__chain &c, uint32_t *acc, const uint32_t *x, uint32_t bi)
     {
@@ -348,7 +396,8 @@ struct __align__(8) cz_mont {
         row_prod_l<N>(E, O, a, bi); /* T / 2^32 + a bi, as O + 2^32 E */
         reduce_step<FAST>(c, O, E, p);
     }
-    template <bool FAST>
+    /* RED = false leaves the result in [0, 2m) (mul_lt2) */
+    template <bool FAST, bool RED = true>
     CZ_HD static cz_mont mul_eo_t(const cz_mont &a, const cz_mont &b)
     {
         uint32_t p[N];
@@ -369,7 +418,10 @@ struct __align__(8) cz_mont {
         CZ_UNROLL for (int k = 1; k < N - 1; k++) A[k] = c.addc_cc(A[k], B[k + 1]);
         A[N - 1] = c.addc(A[N - 1], 0);
         cz_mont r;
-        reduce_once(r.w, A);
+        if constexpr (RED) reduce_once(r.w, A);
+        else {
+            CZ_UNROLL for (int k = 0; k < N; k++) r.w[k] = A[k];
+        }
         return r;
     }
     /* the default: with the additions for r's low words where they apply */

@@ -27,6 +27,9 @@ CZ_HD F apply_op(int op, const F &a, const F &b)
     case CZ_CUDA_OP_MUL_EO_PLAIN: return F::mul_eo_plain(a, b);
     case CZ_CUDA_OP_MUL_F64: return cz_f64_mul_words(a, b);
     case CZ_CUDA_OP_MUL_KA: return F::mul_ka(a, b);
+    case CZ_CUDA_OP_MUL_LT2: return F::mul_lt2(a, b);
+    case CZ_CUDA_OP_ADD_LT2: return F::add_lt2(a, b);
+    case CZ_CUDA_OP_SUB_LT2: return F::sub_lt2(a, b);
     default: return a * b;
     }
 }
@@ -85,6 +88,8 @@ static cz_err check_args(int field, int op, const void *out, const void *a, size
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "ff batch: NULL buffer");
     if (pair_op(op) && field != CZ_CUDA_FP2)
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "ff batch: op %d is for Fp2 only", op);
+    if (op >= CZ_CUDA_OP_MUL_LT2 && field == CZ_CUDA_FP2)
+        return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "ff batch: op %d is for Fr and Fp only", op);
     return CZ_OK;
 }
 

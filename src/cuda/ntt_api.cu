@@ -33,6 +33,9 @@
  * load, its passes on b (spent by then) and its last storing into a at the
  * bit-reversed positions. Level 1's first butterfly in the pass at s = 0
  * has w = 1 for every thread of the radix-4 kernel and skips its product.
+ * Between a transform's first load and its last store the butterflies keep
+ * their values below 2r (products without their final subtraction; the
+ * last store reduces once; CZ_NTT_LAZY=0 keeps them canonical).
  * Field arithmetic is exact, so any order
  * of the same operations gives the CPU's bits. */
 #include <stdlib.h>
@@ -101,6 +104,8 @@ struct pass_args {
     const fr_t *pb, *pc, *psub;
     fr_t zinv;
     int rev_out;  /* store element gi at brev_k(gi): the bit reversal folded in */
+    int lazy_out; /* LAZY kernels: store values below 2r as they are (every
+                   * pass but a transform's last); else reduce them first */
     int tile_rev; /* > 0: block b takes tile brev(b) of tile_rev bits, so that
                    * blocks running together store to neighbouring addresses */
 };
@@ -128,6 +133,28 @@ CZ_HD void tile_load(const pass_args &p, fr_t *sh, uint32_t tile, uint32_t tid, 
     }
 }
 
+/* The butterflies' arithmetic. LAZY (CZ_NTT_LAZY, docs/CUDA.md "Butterflies
+ * below 2r") keeps values in [0, 2r) from a transform's first load to its
+ * last store: the product, twiddle first (a canonical multiplicand bounds
+ * the product below 2r whatever the other factor), skips its final
+ * subtraction, the sum and difference reduce by 2r, and the last pass's
+ * store reduces once. Else every value is canonical, as on the CPU. */
+template <bool LAZY> CZ_HD fr_t bf_mul(const fr_t &x, const fr_t &w)
+{
+    if constexpr (LAZY) return fr_t::mul_lt2(w, x);
+    else return x * w;
+}
+template <bool LAZY> CZ_HD fr_t bf_add(const fr_t &a, const fr_t &b)
+{
+    if constexpr (LAZY) return fr_t::add_lt2(a, b);
+    else return a + b;
+}
+template <bool LAZY> CZ_HD fr_t bf_sub(const fr_t &a, const fr_t &b)
+{
+    if constexpr (LAZY) return fr_t::sub_lt2(a, b);
+    else return a - b;
+}
+
 /* The levels of a pass go in groups of up to gmax (LEVELS_DEFAULT,
  * CZ_NTT_LEVELS): a thread takes the 2^G elements of a group (the rows j
  * that differ only in bits u0 .. u0+G-1, in one column) from shared memory
@@ -136,7 +163,7 @@ CZ_HD void tile_load(const pass_args &p, fr_t *sh, uint32_t tile, uint32_t tid, 
  * twiddle of the group's level d serves 2^(G-1-d) of its butterflies: level
  * u0 + d pairs m and m + 2^d, whose position below the level's bit is
  * jlow + (m mod 2^d) 2^u0. */
-template <bool DIF, int G>
+template <bool DIF, int G, bool LAZY>
 CZ_HD void tile_group(const pass_args &p, fr_t *sh, uint32_t tile, int u0, uint32_t tid, uint32_t nthr)
 {
     const uint32_t C = 1u << p.logC, ng = 1u << (p.L + p.logC - G);
@@ -151,13 +178,13 @@ CZ_HD void tile_group(const pass_args &p, fr_t *sh, uint32_t tile, int u0, uint3
             fr_t x0 = sh[e0], x1 = sh[e1];
             uint32_t ti = ((pos << p.s) + lo0 + c) << (p.k - 1 - t);
             if (!DIF) {
-                if (t != 0) x1 = x1 * ldg_fr(p.tw + ti);
-                sh[e0] = x0 + x1;
-                sh[e1] = x0 - x1;
+                if (t != 0) x1 = bf_mul<LAZY>(x1, ldg_fr(p.tw + ti));
+                sh[e0] = bf_add<LAZY>(x0, x1);
+                sh[e1] = bf_sub<LAZY>(x0, x1);
             } else {
-                fr_t d = x0 - x1;
-                sh[e0] = x0 + x1;
-                sh[e1] = t != 0 ? d * ldg_fr(p.tw + ti) : d;
+                fr_t d = bf_sub<LAZY>(x0, x1);
+                sh[e0] = bf_add<LAZY>(x0, x1);
+                sh[e1] = t != 0 ? bf_mul<LAZY>(d, ldg_fr(p.tw + ti)) : d;
             }
         }
     } else { /* G levels in registers */
@@ -178,8 +205,8 @@ CZ_HD void tile_group(const pass_args &p, fr_t *sh, uint32_t tile, int u0, uint3
                         CZ_UNROLL for (int hh = 0; hh < (1 << (G - 1 - d)); hh++) {
                             const int m0 = mm + (hh << (d + 1)), m1 = m0 + (1 << d);
                             const fr_t x1 = x[m1];
-                            x[m1] = x[m0] - x1;
-                            x[m0] = x[m0] + x1;
+                            x[m1] = bf_sub<LAZY>(x[m0], x1);
+                            x[m0] = bf_add<LAZY>(x[m0], x1);
                         }
                         continue;
                     }
@@ -187,13 +214,13 @@ CZ_HD void tile_group(const pass_args &p, fr_t *sh, uint32_t tile, int u0, uint3
                     CZ_UNROLL for (int hh = 0; hh < (1 << (G - 1 - d)); hh++) {
                         const int m0 = mm + (hh << (d + 1)), m1 = m0 + (1 << d);
                         if (!DIF) {
-                            const fr_t x1 = x[m1] * w;
-                            x[m1] = x[m0] - x1;
-                            x[m0] = x[m0] + x1;
+                            const fr_t x1 = bf_mul<LAZY>(x[m1], w);
+                            x[m1] = bf_sub<LAZY>(x[m0], x1);
+                            x[m0] = bf_add<LAZY>(x[m0], x1);
                         } else {
-                            const fr_t dv = x[m0] - x[m1];
-                            x[m0] = x[m0] + x[m1];
-                            x[m1] = dv * w;
+                            const fr_t dv = bf_sub<LAZY>(x[m0], x[m1]);
+                            x[m0] = bf_add<LAZY>(x[m0], x[m1]);
+                            x[m1] = bf_mul<LAZY>(dv, w);
                         }
                     }
                 }
@@ -208,22 +235,23 @@ CZ_HD void tile_group(const pass_args &p, fr_t *sh, uint32_t tile, int u0, uint3
 CZ_HD int tile_steps(const pass_args &p) { return (p.L + p.gmax - 1) / p.gmax; }
 /* GM bounds the group sizes compiled in (a kernel for gmax = 1 holds no
  * radix-4 code, so it keeps the few registers of one level at a time) */
-template <bool DIF, int GM>
+template <bool DIF, int GM, bool LAZY>
 CZ_HD void tile_step(const pass_args &p, fr_t *sh, uint32_t tile, int q, uint32_t tid, uint32_t nthr)
 {
     const int ns = tile_steps(p), u0 = (DIF ? ns - 1 - q : q) * p.gmax;
     const int G = p.L - u0 < p.gmax ? p.L - u0 : p.gmax;
-    if (GM >= 2 && G >= 2) tile_group<DIF, 2>(p, sh, tile, u0, tid, nthr);
-    else tile_group<DIF, 1>(p, sh, tile, u0, tid, nthr);
+    if (GM >= 2 && G >= 2) tile_group<DIF, 2, LAZY>(p, sh, tile, u0, tid, nthr);
+    else tile_group<DIF, 1, LAZY>(p, sh, tile, u0, tid, nthr);
 }
 
-template <bool DIF>
+template <bool DIF, bool LAZY>
 CZ_HD void tile_store(const pass_args &p, const fr_t *sh, uint32_t tile, uint32_t tid, uint32_t nthr)
 {
     const uint32_t C = 1u << p.logC, tile_elems = 1u << (p.L + p.logC), base = tile_base(p, tile);
     for (uint32_t e = tid; e < tile_elems; e += nthr) {
         uint32_t gi = base + ((e >> p.logC) << p.s) + (e & (C - 1));
         fr_t x = sh[e];
+        if (LAZY && !p.lazy_out) x = fr_t::canon_lt2(x);
         if (p.post.mode) x = apply_scale(p.post, x, DIF ? brev_k(gi, p.k) : gi);
         if (p.psub) x = x - ld_fr(p.psub + gi);
         st_fr(p.a + (p.rev_out ? brev_k(gi, p.k) : gi), x);
@@ -233,7 +261,7 @@ CZ_HD void tile_store(const pass_args &p, const fr_t *sh, uint32_t tile, uint32_
 /* GM: the largest group (p.gmax <= GM); MINB the blocks an SM the
  * registers must allow (the radix-4 kernel: 6, as many as the shared
  * memory of 2^10 tiles allows; 80 registers, no spills with CUDA 13.0) */
-template <bool DIF, int NT, int GM, int MINB>
+template <bool DIF, int NT, int GM, int MINB, bool LAZY>
 __global__ void __launch_bounds__(NT, MINB) k_pass(pass_args p)
 {
     extern __shared__ uint4 smem_raw[];
@@ -242,19 +270,19 @@ __global__ void __launch_bounds__(NT, MINB) k_pass(pass_args p)
     tile_load<DIF>(p, sh, tile, threadIdx.x, NT);
     __syncthreads();
     for (int q = 0; q < tile_steps(p); q++) {
-        tile_step<DIF, GM>(p, sh, tile, q, threadIdx.x, NT);
+        tile_step<DIF, GM, LAZY>(p, sh, tile, q, threadIdx.x, NT);
         __syncthreads();
     }
-    tile_store<DIF>(p, sh, tile, threadIdx.x, NT);
+    tile_store<DIF, LAZY>(p, sh, tile, threadIdx.x, NT);
 }
 
 /* k_pass's phases for one tile on the host, one "thread": the barriers
  * are the phase boundaries (the emulated runs of a host-memory domain) */
-template <bool DIF> static void host_tile(const pass_args &p, fr_t *sh, uint32_t tile)
+template <bool DIF, bool LAZY> static void host_tile(const pass_args &p, fr_t *sh, uint32_t tile)
 {
     tile_load<DIF>(p, sh, tile, 0, 1);
-    for (int q = 0; q < tile_steps(p); q++) tile_step<DIF, 2>(p, sh, tile, q, 0, 1);
-    tile_store<DIF>(p, sh, tile, 0, 1);
+    for (int q = 0; q < tile_steps(p); q++) tile_step<DIF, 2, LAZY>(p, sh, tile, q, 0, 1);
+    tile_store<DIF, LAZY>(p, sh, tile, 0, 1);
 }
 
 /* Tiled in-place bit reversal for k >= 2 BR_B. Write i = hi | mid | lo with
@@ -381,6 +409,7 @@ struct cz_cuda_ntt_domain {
     int gmax;          /* levels per shared round trip (CZ_NTT_LEVELS: 1 or 2) */
     int unit1;         /* CZ_NTT_UNIT1=0 multiplies level 1's unit twiddle too */
     int fold;          /* CZ_NTT_FOLD=0: standalone transforms keep the bit-reversal pass */
+    int lazy;          /* CZ_NTT_LAZY=0: every butterfly's values canonical */
     fr_t *scratch;     /* n elements (cz_cuda_ntt_domain_reserve), or NULL */
     int np;            /* passes */
     int ps[8], pl[8], pc[8];
@@ -494,6 +523,8 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
         d->unit1 = !(v && atoi(v) == 0);
         v = getenv("CZ_NTT_FOLD");
         d->fold = !(v && atoi(v) == 0);
+        v = getenv("CZ_NTT_LAZY");
+        d->lazy = !(v && atoi(v) == 0);
     }
     plan(d);
     root_of_unity(&omega, generator, log_n);
@@ -573,14 +604,16 @@ static cz_err domain_create(cz_cuda_ntt_domain **out, int log_n, uint64_t genera
     }
     if (!host) {
         const int shm = (int)(sizeof(fr_t) << TILE_LOG);
-#define CZ_NTT_SHM(NT, GM, MINB)                                                                          \
-    CZ_CK(cudaFuncSetAttribute(k_pass<false, NT, GM, MINB>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm)); \
-    CZ_CK(cudaFuncSetAttribute(k_pass<true, NT, GM, MINB>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm))
+#define CZ_NTT_SHM1(NT, GM, MINB, LZ)                                                                      \
+    CZ_CK(cudaFuncSetAttribute(k_pass<false, NT, GM, MINB, LZ>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm)); \
+    CZ_CK(cudaFuncSetAttribute(k_pass<true, NT, GM, MINB, LZ>, cudaFuncAttributeMaxDynamicSharedMemorySize, shm))
+#define CZ_NTT_SHM(NT, GM, MINB) CZ_NTT_SHM1(NT, GM, MINB, false); CZ_NTT_SHM1(NT, GM, MINB, true)
         CZ_NTT_SHM(128, 1, 1);
         CZ_NTT_SHM(256, 1, 1);
         CZ_NTT_SHM(512, 1, 1);
         CZ_NTT_SHM(128, 2, 6);
 #undef CZ_NTT_SHM
+#undef CZ_NTT_SHM1
     }
     *out = d;
     return CZ_OK;
@@ -642,6 +675,7 @@ static cz_err run_passes_io(const cz_cuda_ntt_domain *d, const fr_t *in, fr_t *w
         p.src = q == 0 ? in : work;
         p.a = last ? out : work;
         p.rev_out = last && rev_out;
+        p.lazy_out = !last;
         p.tw = tw;
         p.k = d->log_n;
         p.s = d->ps[pi];
@@ -664,16 +698,23 @@ static cz_err run_passes_io(const cz_cuda_ntt_domain *d, const fr_t *in, fr_t *w
                 return cz_fail(CZ_ERR_NOMEM, msg, msglen, "ntt: tile");
             for (uint32_t t = 0; t < blocks; t++) {
                 const uint32_t tile = p.tile_rev ? brev_k(t, p.tile_rev) : t;
-                if (dif) host_tile<true>(p, hsh, tile);
-                else host_tile<false>(p, hsh, tile);
+                if (d->lazy) {
+                    if (dif) host_tile<true, true>(p, hsh, tile);
+                    else host_tile<false, true>(p, hsh, tile);
+                } else {
+                    if (dif) host_tile<true, false>(p, hsh, tile);
+                    else host_tile<false, false>(p, hsh, tile);
+                }
             }
             continue;
         }
         size_t shm = te * sizeof(fr_t);
 #define CZ_NTT_PASS(NT, GM, MINB)                                                                  \
     do {                                                                                           \
-        if (dif) k_pass<true, NT, GM, MINB><<<blocks, NT, shm, st>>>(p);                           \
-        else k_pass<false, NT, GM, MINB><<<blocks, NT, shm, st>>>(p);                              \
+        if (dif && d->lazy) k_pass<true, NT, GM, MINB, true><<<blocks, NT, shm, st>>>(p);          \
+        else if (dif) k_pass<true, NT, GM, MINB, false><<<blocks, NT, shm, st>>>(p);               \
+        else if (d->lazy) k_pass<false, NT, GM, MINB, true><<<blocks, NT, shm, st>>>(p);           \
+        else k_pass<false, NT, GM, MINB, false><<<blocks, NT, shm, st>>>(p);                       \
     } while (0)
         if (p.gmax == 2) CZ_NTT_PASS(128, 2, 6); /* radix 4: 128 threads (80 registers: 6 blocks an SM) */
         else if (d->nthr == 512) CZ_NTT_PASS(512, 1, 1);

@@ -11,8 +11,9 @@
 # REPS (default 1) timed calls after the warm-up. Prints, per kernel (its
 # name without template arguments or parameters), the launches a call, the
 # ms a call and the share of the total, largest first, then the total
-# against the bench's own median (ncu runs the kernels one at a time, with
-# nothing overlapping, so the sum can exceed the bench's wall).
+# against the bench's own median from a run without ncu (ncu runs the
+# kernels one at a time, with nothing overlapping, so the sum can exceed
+# that wall).
 #
 # ncu reads kernel times only where the machine lets it read the GPU's
 # counters (docs/GPU_PROVER.md, "How to debug"); it runs with
@@ -39,11 +40,15 @@ bench=$build/bin/cuzk-cuda-msm-bench
 command -v ncu >/dev/null || { echo "gpu-profile-msm.sh: ncu (Nsight Compute) is not on the PATH" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# the bench's own median from a run without the profiler (under ncu every
+# kernel is replayed and serialised, so its wall means nothing)
+"$bench" "${args[@]}" --reps 3 >"$tmp/plain.out" 2>&1 ||
+    { echo "gpu-profile-msm.sh: the bench failed:"; tail -5 "$tmp/plain.out"; exit 1; }
 ncu --clock-control none --metrics gpu__time_duration.sum -f -o "$tmp/report" \
     "$bench" "${args[@]}" --reps "$reps" >"$tmp/bench.out" 2>"$tmp/ncu.err" ||
     { echo "gpu-profile-msm.sh: ncu failed:"; tail -20 "$tmp/ncu.err"; tail -5 "$tmp/bench.out"; exit 1; }
 ncu --import "$tmp/report.ncu-rep" --csv --page raw --print-units base >"$tmp/report.csv" 2>"$tmp/imp.err" ||
     { echo "gpu-profile-msm.sh: ncu --import failed:"; tail -20 "$tmp/imp.err"; exit 1; }
-median=$(awk '/^msm +n +ms/ { t = 1; next } t && NF >= 3 { print $3; exit }' "$tmp/bench.out")
+median=$(awk '/^msm +n +ms/ { t = 1; next } t && NF >= 3 { print $3; exit }' "$tmp/plain.out")
 echo "== one $what MSM of 2^$lg, kernel by kernel (ncu, $((reps + 1)) calls; the bench's own median ${median:-?} ms)"
 python3 "$here/ncu-kernels.py" "$tmp/report.csv" $((reps + 1)) "${median:-0}"

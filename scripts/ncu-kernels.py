@@ -73,7 +73,7 @@ def main(argv):
                                            total / calls / 1e6, 100.0)
     print(line)
     if wall > 0:
-        print("%-36s %9s %10.3f" % ("the bench's median (overlapped)", "", wall))
+        print("%-36s %9s %10.3f" % ("the bench's median, without ncu", "", wall))
     return 0
 
 

@@ -19,7 +19,10 @@
  *   fallback); the setup on the device is refused on the CPU;
  * - a worker's buffer grows for a larger request and is reused for smaller
  *   ones, keeping its contents;
- * - the statistics count the proofs. */
+ * - the statistics count the proofs;
+ * - a worker with progress set reports each proof's six stages in order
+ *   (bellperson's and the zkey prover's names), then "proof" 6 of 6, and
+ *   proves the same bytes as without; one without progress reports none. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +35,26 @@
 #include "groth16/groth16.h"
 #include "testutil.h"
 #include "util/rng.h"
+
+/* what a worker's progress reports said over one proof */
+typedef struct {
+    int calls, bad;
+    char first_bad[96];
+} stage_log;
+static const char *const stages_bp[] = {"SpMV", "H (NTTs)", "MSM h + l", "MSM a", "MSM b (G1)", "MSM b (G2)", "proof"};
+static const char *const stages_zk[] = {"SpMV", "H (NTTs)", "MSM H + C", "MSM A", "MSM B (G1)", "MSM B (G2)", "proof"};
+static const char *const *stages_want;
+
+static void on_stage(void *ctx, const char *stage, uint64_t done, uint64_t total)
+{
+    stage_log *g = ctx;
+    int i = g->calls++;
+    int ok = i < 7 && total == CZ_GROTH16_PROVE_STAGES && done == (uint64_t)(i < 6 ? i : 6) &&
+             !strcmp(stage, stages_want[i]);
+    if (!ok && !g->bad++)
+        snprintf(g->first_bad, sizeof g->first_bad, "call %d: %s %llu of %llu", i, stage, (unsigned long long)done,
+                 (unsigned long long)total);
+}
 
 static void test_parse(void)
 {
@@ -159,8 +182,15 @@ static void test_bellperson(cz_rng *rng, cz_pool *pool)
         cz_groth16_proof ref, p1, p2, p3;
         cz_groth16_timings tr, t1 = {.on_cpu = 7, .upload_ms = 5};
         CHECK_MSG(cz_groth16_prove(&ref, &pk, &cs, w, &r, &s, pool, &tr, msg, sizeof msg) == CZ_OK, "%s", msg);
+        /* with progress in rounds 0 and 2, without in round 1 */
+        stage_log sl = {0};
+        stages_want = stages_bp;
+        cz_be_worker_set_progress(w1, round == 1 ? NULL : on_stage, &sl);
         CHECK_MSG(cz_be_prove(w1, k1, w, &r, &s, &p1, &t1, msg, sizeof msg) == CZ_OK, "%s", msg);
         CHECK_MSG(same_proof(&ref, &p1), "round %d: the backend's proof differs from cz_groth16_prove's", round);
+        CHECK_MSG(round == 1 ? sl.calls == 0 : sl.calls == 7 && !sl.bad, "round %d: %d stage reports, %s", round,
+                  sl.calls, sl.bad ? sl.first_bad : "all as expected");
+        cz_be_worker_set_progress(w1, NULL, NULL);
         CHECK(t1.on_cpu == 0 && t1.upload_ms == 0 && t1.h2d_bytes == 0 && t1.total_ms > 0 && t1.msm_hl_ms > 0);
         /* from the worker's buffer */
         cz_fr *buf = cz_be_worker_buffer(w1, cs.n_vars);
@@ -297,8 +327,14 @@ static void test_zkey(cz_rng *rng, cz_pool *pool)
             cz_groth16_proof ref, p, q;
             cz_groth16_timings t;
             CHECK(cz_groth16_prove_zkey(&ref, &zk.pk, w, &r, &s, pool, NULL, msg, sizeof msg) == CZ_OK);
+            stage_log sl = {0};
+            stages_want = stages_zk;
+            cz_be_worker_set_progress(bw, on_stage, &sl);
             CHECK_MSG(cz_be_prove(bw, k, w, &r, &s, &p, &t, msg, sizeof msg) == CZ_OK, "%s", msg);
+            cz_be_worker_set_progress(bw, NULL, NULL);
             CHECK_MSG(same_proof(&ref, &p), "round %d: the zkey proof differs", round);
+            CHECK_MSG(sl.calls == 7 && !sl.bad, "zkey round %d: %d stage reports, %s", round, sl.calls,
+                      sl.bad ? sl.first_bad : "all as expected");
             CHECK(t.on_cpu == 0 && t.total_ms > 0);
             cz_fr *buf = cz_be_worker_buffer(bw, n);
             CHECK(buf != NULL);

@@ -49,6 +49,8 @@ struct cz_be_worker {
     size_t buf_n;
     cz_fr *full; /* a compact witness expanded on the host (CPU proving) */
     size_t full_n;
+    cz_progress_fn progress; /* CPU proving's stage reports (cz_be_worker_set_progress) */
+    void *progress_ctx;
 };
 
 cz_err cz_backend_parse(const char *s, cz_backend_kind *out, char *msg, size_t msglen)
@@ -295,6 +297,12 @@ void cz_be_worker_destroy(cz_be_worker *w)
     free(w);
 }
 
+void cz_be_worker_set_progress(cz_be_worker *w, cz_progress_fn fn, void *ctx)
+{
+    w->progress = fn;
+    w->progress_ctx = ctx;
+}
+
 cz_fr *cz_be_worker_buffer(cz_be_worker *w, size_t n)
 {
     if (w->dev) return w->b->ops->worker_buffer(w->dev, n);
@@ -320,8 +328,10 @@ static cz_err prove_cpu(cz_be_worker *w, const cz_be_circuit *c, const cz_fr *wi
     }
     const cz_backend_opts *o = &w->b->o;
     if (o->host_stage) o->host_stage(o->host_stage_ctx, 1);
-    cz_err e = c->zpk ? cz_groth16_prove_zkey(out, c->zpk, wit, r, s, w->pool, t, msg, msglen)
-                      : cz_groth16_prove(out, c->pk, c->cs, wit, r, s, w->pool, t, msg, msglen);
+    cz_err e = c->zpk ? cz_groth16_prove_zkey_progress(out, c->zpk, wit, r, s, w->pool, t, w->progress,
+                                                       w->progress_ctx, msg, msglen)
+                      : cz_groth16_prove_progress(out, c->pk, c->cs, wit, r, s, w->pool, t, w->progress,
+                                                  w->progress_ctx, msg, msglen);
     if (o->host_stage) o->host_stage(o->host_stage_ctx, 0);
     return e;
 }

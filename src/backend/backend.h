@@ -144,6 +144,11 @@ void cz_be_worker_destroy(cz_be_worker *w);
  * asked for); NULL when out of memory. Valid until the next call or the
  * worker's destruction. */
 cz_fr *cz_be_worker_buffer(cz_be_worker *w, size_t n);
+/* stage reports of this worker's proofs made on the CPU (the CPU backend,
+ * or a device backend's fallback), as cz_groth16_prove_progress gives them;
+ * a device proof (well under a second a stage) reports none. fn NULL: none
+ * (the default). Called on the proving thread. */
+void cz_be_worker_set_progress(cz_be_worker *w, cz_progress_fn fn, void *ctx);
 
 /* proves one partition: witness w (n_vars values, Montgomery, w[0] = 1; a
  * host array, best the worker's buffer), randomness r, s; t (may be NULL)

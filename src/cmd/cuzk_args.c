@@ -131,7 +131,7 @@ void cz_cmd_prove_stages(const cz_be *b, const cz_groth16_timings *t, int zkey)
                    cz_groth16_stage_name(t->stage));
     }
     cz_cmd_stage(zkey ? "prove: a, b, c (SpMV)" : "prove: A/B/C = SpMV", t->spmv_ms);
-    cz_cmd_stage(zkey ? "prove: H (9 NTTs)" : "prove: H (7 NTTs)", t->ntt_ms);
+    cz_cmd_stage("prove: H (6 NTTs)", t->ntt_ms);
     if (t->msm_h_ms > 0 || t->msm_l_ms > 0) {
         cz_cmd_stage(zkey ? "prove: MSM H" : "prove: MSM h", t->msm_h_ms);
         cz_cmd_stage(zkey ? "prove: MSM C" : "prove: MSM l", t->msm_l_ms);

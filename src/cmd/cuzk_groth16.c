@@ -219,6 +219,9 @@ int cz_cmd_prove(int argc, char **argv)
     if ((rc = cz_cmd_randomness("prove", ss != NULL, seed, &r, &s))) goto out;
     cz_groth16_proof proof;
     cz_groth16_timings tm;
+    cz_cmd_progress pr; /* a CPU proof's stages on stderr, when it is long */
+    cz_cmd_progress_init(&pr, "prove");
+    cz_be_worker_set_progress(bw, cz_cmd_progress_cb, &pr);
     if (cz_be_prove(bw, key, wit, &r, &s, &proof, &tm, msg, sizeof msg)) { rc = cz_cmd_err("prove", msg); goto out; }
     cz_cmd_prove_stages(be, &tm, 0);
     t = cz_now_ms();

@@ -50,6 +50,9 @@ typedef struct {
 void cz_groth16_vk_free(cz_groth16_vk *vk);
 void cz_groth16_pk_free(cz_groth16_pk *pk);
 
+/* progress of a long call: progress(ctx, stage, done, total) */
+typedef void (*cz_progress_fn)(void *ctx, const char *stage, uint64_t done, uint64_t total);
+
 /* ---- proving (prover.c) ---- */
 typedef struct {
     /* msm_hl_ms: the H and L (bellperson) / C (zkey) MSMs, summed in one run
@@ -92,6 +95,18 @@ static inline const char *cz_groth16_stage_name(int stage)
 cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz_r1cs *cs,
                         const cz_fr *w, const cz_fr *r, const cz_fr *s, cz_pool *pool,
                         cz_groth16_timings *t, char *msg, size_t msglen);
+/* the same, calling progress(ctx, stage, done, CZ_GROTH16_PROVE_STAGES) as
+ * each of the proof's stages starts (done: the stages finished before it;
+ * stages "SpMV", "H (NTTs)", "MSM h + l", "MSM a", "MSM b (G1)", "MSM b
+ * (G2)"; the zkey prover's "MSM H + C", "MSM A", "MSM B (G1)", "MSM B
+ * (G2)") and ("proof", total, total) once
+ * the proof is assembled; nothing more after an error. The proof is the
+ * same as without progress. progress may be NULL. */
+#define CZ_GROTH16_PROVE_STAGES 6
+cz_err cz_groth16_prove_progress(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz_r1cs *cs,
+                                 const cz_fr *w, const cz_fr *r, const cz_fr *s, cz_pool *pool,
+                                 cz_groth16_timings *t, cz_progress_fn progress, void *progress_ctx, char *msg,
+                                 size_t msglen);
 
 /* a uniformly random Fr straight from the kernel's randomness (for r, s) */
 cz_err cz_groth16_random_fr(cz_fr *out);
@@ -143,6 +158,10 @@ typedef struct {
  * verify. t may be NULL. */
 cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, const cz_fr *w, const cz_fr *r,
                              const cz_fr *s, cz_pool *pool, cz_groth16_timings *t, char *msg, size_t msglen);
+/* the same with progress, as cz_groth16_prove_progress */
+cz_err cz_groth16_prove_zkey_progress(cz_groth16_proof *out, const cz_groth16_zpk *pk, const cz_fr *w,
+                                      const cz_fr *r, const cz_fr *s, cz_pool *pool, cz_groth16_timings *t,
+                                      cz_progress_fn progress, void *progress_ctx, char *msg, size_t msglen);
 
 /* ---- verifying (verifier.c) ---- */
 typedef struct {
@@ -175,7 +194,6 @@ cz_err cz_groth16_setup_insecure(cz_groth16_pk *pk, const cz_r1cs *cs, uint64_t 
  * of that family made so far (after every 2^18 G1 or 2^16 G2 points and at
  * the family's end; a family with no points is not reported). The key is
  * the same as without progress. progress may be NULL. */
-typedef void (*cz_progress_fn)(void *ctx, const char *stage, uint64_t done, uint64_t total);
 cz_err cz_groth16_setup_insecure_progress(cz_groth16_pk *pk, const cz_r1cs *cs, uint64_t seed, cz_pool *pool,
                                           cz_progress_fn progress, void *progress_ctx, char *msg, size_t msglen);
 

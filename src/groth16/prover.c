@@ -106,9 +106,10 @@ void cz_groth16_assemble(cz_groth16_proof *out, const cz_groth16_vk *vk, const c
     cz_g1_to_aff(&out->c, &gc);
 }
 
-cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz_r1cs *cs,
-                        const cz_fr *w, const cz_fr *r, const cz_fr *s, cz_pool *pool,
-                        cz_groth16_timings *t, char *msg, size_t msglen)
+cz_err cz_groth16_prove_progress(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz_r1cs *cs,
+                                 const cz_fr *w, const cz_fr *r, const cz_fr *s, cz_pool *pool,
+                                 cz_groth16_timings *t, cz_progress_fn progress, void *pctx, char *msg,
+                                 size_t msglen)
 {
     cz_groth16_timings tm = {0};
     double t0 = cz_now_ms(), ts;
@@ -134,11 +135,13 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
     }
     if (!cz_fr_is_one(&w[0])) { err = cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "witness[0] must be 1"); goto done; }
 
+    if (progress) progress(pctx, "SpMV", 0, CZ_GROTH16_PROVE_STAGES);
     ts = cz_now_ms();
     cz_r1cs_spmv(cs, w, a, b, c, pool);
     for (uint64_t i = 0; i < cs->n_inputs; i++) a[cs->n_constraints + i] = w[i];
     tm.spmv_ms = cz_now_ms() - ts;
 
+    if (progress) progress(pctx, "H (NTTs)", 1, CZ_GROTH16_PROVE_STAGES);
     ts = cz_now_ms();
     if ((err = cz_ntt_domain_init(&dom, log_m, cs->ntt_generator ? cs->ntt_generator : BELLPERSON_GENERATOR))) {
         cz_fail(err, msg, msglen, "cannot build NTT domain 2^%d", log_m);
@@ -169,21 +172,26 @@ cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz
 
     cz_g1_jac h_acc, a_acc, b1_acc;
     cz_g2_jac b2_acc;
+    if (progress) progress(pctx, "MSM h + l", 2, CZ_GROTH16_PROVE_STAGES);
     ts = cz_now_ms();
     cz_msm_g1_term hl[2] = {{pk->h, a, m - 1, NULL}, {pk->l, w + cs->n_inputs, n_aux, NULL}};
     if ((err = cz_msm_g1_sum(&h_acc, hl, 2, 1, pool))) goto msm_fail;
     tm.msm_hl_ms = cz_now_ms() - ts;
+    if (progress) progress(pctx, "MSM a", 3, CZ_GROTH16_PROVE_STAGES);
     ts = cz_now_ms();
     if ((err = cz_msm_g1(&a_acc, pk->a, w, cs->n_vars, 1, da, pool))) goto msm_fail;
     tm.msm_a_ms = cz_now_ms() - ts;
+    if (progress) progress(pctx, "MSM b (G1)", 4, CZ_GROTH16_PROVE_STAGES);
     ts = cz_now_ms();
     if ((err = cz_msm_g1(&b1_acc, pk->b_g1, w, cs->n_vars, 1, db, pool))) goto msm_fail;
     tm.msm_b1_ms = cz_now_ms() - ts;
+    if (progress) progress(pctx, "MSM b (G2)", 5, CZ_GROTH16_PROVE_STAGES);
     ts = cz_now_ms();
     if ((err = cz_msm_g2(&b2_acc, pk->b_g2, w, cs->n_vars, 1, db, pool))) goto msm_fail;
     tm.msm_b2_ms = cz_now_ms() - ts;
 
     cz_groth16_assemble(out, &pk->vk, &a_acc, &b2_acc, &b1_acc, &h_acc, r, s);
+    if (progress) progress(pctx, "proof", CZ_GROTH16_PROVE_STAGES, CZ_GROTH16_PROVE_STAGES);
     goto done;
 msm_fail:
     cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));
@@ -200,4 +208,11 @@ done:
     tm.total_ms = cz_now_ms() - t0;
     if (t) *t = tm;
     return err;
+}
+
+cz_err cz_groth16_prove(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz_r1cs *cs,
+                        const cz_fr *w, const cz_fr *r, const cz_fr *s, cz_pool *pool,
+                        cz_groth16_timings *t, char *msg, size_t msglen)
+{
+    return cz_groth16_prove_progress(out, pk, cs, w, r, s, pool, t, NULL, NULL, msg, msglen);
 }

@@ -55,8 +55,9 @@ static void root_of_unity(cz_fr *out, int k)
     cz_fr_pow(out, &g, e, 4);
 }
 
-cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, const cz_fr *w, const cz_fr *r,
-                             const cz_fr *s, cz_pool *pool, cz_groth16_timings *t, char *msg, size_t msglen)
+cz_err cz_groth16_prove_zkey_progress(cz_groth16_proof *out, const cz_groth16_zpk *pk, const cz_fr *w,
+                                      const cz_fr *r, const cz_fr *s, cz_pool *pool, cz_groth16_timings *t,
+                                      cz_progress_fn progress, void *pctx, char *msg, size_t msglen)
 {
     cz_groth16_timings tm = {0};
     double t0 = cz_now_ms(), ts;
@@ -74,12 +75,14 @@ cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, co
     cz_ntt_domain dom = {0};
     if (!a || !b || !c) { err = cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory (domain 2^%d)", log_n); goto done; }
 
+    if (progress) progress(pctx, "SpMV", 0, CZ_GROTH16_PROVE_STAGES);
     ts = cz_now_ms();
     cz_r1cs_spmv(&pk->qap, w, a, b, NULL, pool);
     struct abjob j = {.a = a, .b = b, .c = c, .n = n, .stage = 0};
     cz_pool_run(pool, (n + 4095) / 4096, ab_task, &j);
     tm.spmv_ms = cz_now_ms() - ts;
 
+    if (progress) progress(pctx, "H (NTTs)", 1, CZ_GROTH16_PROVE_STAGES);
     ts = cz_now_ms();
     if ((err = cz_ntt_domain_init(&dom, log_n, SNARKJS_GENERATOR))) {
         cz_fail(err, msg, msglen, "cannot build NTT domain 2^%d", log_n);
@@ -98,21 +101,26 @@ cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, co
 
     cz_g1_jac c_acc, a_acc, b1_acc;
     cz_g2_jac b2_acc;
+    if (progress) progress(pctx, "MSM H + C", 2, CZ_GROTH16_PROVE_STAGES);
     ts = cz_now_ms();
     cz_msm_g1_term hc[2] = {{pk->h, a, n, NULL}, {pk->c, w + n_in, pk->n_vars - n_in, NULL}};
     if ((err = cz_msm_g1_sum(&c_acc, hc, 2, 1, pool))) goto msm_fail;
     tm.msm_hl_ms = cz_now_ms() - ts;
+    if (progress) progress(pctx, "MSM A", 3, CZ_GROTH16_PROVE_STAGES);
     ts = cz_now_ms();
     if ((err = cz_msm_g1(&a_acc, pk->a, w, pk->n_vars, 1, NULL, pool))) goto msm_fail;
     tm.msm_a_ms = cz_now_ms() - ts;
+    if (progress) progress(pctx, "MSM B (G1)", 4, CZ_GROTH16_PROVE_STAGES);
     ts = cz_now_ms();
     if ((err = cz_msm_g1(&b1_acc, pk->b_g1, w, pk->n_vars, 1, NULL, pool))) goto msm_fail;
     tm.msm_b1_ms = cz_now_ms() - ts;
+    if (progress) progress(pctx, "MSM B (G2)", 5, CZ_GROTH16_PROVE_STAGES);
     ts = cz_now_ms();
     if ((err = cz_msm_g2(&b2_acc, pk->b_g2, w, pk->n_vars, 1, NULL, pool))) goto msm_fail;
     tm.msm_b2_ms = cz_now_ms() - ts;
 
     cz_groth16_assemble(out, &pk->vk, &a_acc, &b2_acc, &b1_acc, &c_acc, r, s);
+    if (progress) progress(pctx, "proof", CZ_GROTH16_PROVE_STAGES, CZ_GROTH16_PROVE_STAGES);
     goto done;
 msm_fail:
     cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));
@@ -129,4 +137,10 @@ done:
     tm.total_ms = cz_now_ms() - t0;
     if (t) *t = tm;
     return err;
+}
+
+cz_err cz_groth16_prove_zkey(cz_groth16_proof *out, const cz_groth16_zpk *pk, const cz_fr *w, const cz_fr *r,
+                             const cz_fr *s, cz_pool *pool, cz_groth16_timings *t, char *msg, size_t msglen)
+{
+    return cz_groth16_prove_zkey_progress(out, pk, w, r, s, pool, t, NULL, NULL, msg, msglen);
 }

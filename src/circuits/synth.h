@@ -49,6 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "r1cs/r1cs.h"
+#include "util/progress.h"
 
 #define CZ_SYNTH_MIN_CONSTRAINTS 16ull
 #define CZ_SYNTH_MAX_CONSTRAINTS (1ull << 30)
@@ -66,7 +67,7 @@ typedef struct {
      * cz_synth_bit_mask) make one, "build", and call it at its end only
      * when it succeeded. A caller may wait in it (the engine's synthesis
      * throttle does). May be NULL. */
-    void (*progress)(void *ctx, const char *stage, uint64_t done, uint64_t total);
+    cz_progress_fn progress;
     void *progress_ctx;
 } cz_synth_params;
 

@@ -19,6 +19,7 @@
 #include "r1cs/r1cs.h"
 #include "util/err.h"
 #include "util/pool.h"
+#include "util/progress.h"
 #include "ff/tower.h"
 
 typedef struct {
@@ -49,9 +50,6 @@ typedef struct {
 
 void cz_groth16_vk_free(cz_groth16_vk *vk);
 void cz_groth16_pk_free(cz_groth16_pk *pk);
-
-/* progress of a long call: progress(ctx, stage, done, total) */
-typedef void (*cz_progress_fn)(void *ctx, const char *stage, uint64_t done, uint64_t total);
 
 /* ---- proving (prover.c) ---- */
 typedef struct {

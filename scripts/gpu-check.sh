@@ -26,15 +26,79 @@
 # GPU_CHECK_BUILD_ONLY=1 (without BUILD_DIR) builds build-gpu and stops, so
 # that on a machine that takes commands of at most 10 minutes the build
 # and the run are two commands.
+#
+# A pack saves the GPU machine the build (~95 s of its time): here, with
+# nvcc and no GPU, GPU_CHECK_PACK=FILE builds the same binaries into
+# build-gpu-pack without gRPC (pkg-config off, so nothing needs a library
+# that machine lacks: checked with ldd), and writes them to FILE (.tar.xz,
+# about 13 MB: the binaries share their device code) with a stamp of the
+# sources they come from; there, GPU_CHECK_UNPACK=FILE scripts/gpu-check.sh
+# [BUILD_DIR] unpacks it into BUILD_DIR (default build-gpu) when the stamp
+# matches the sources of that working tree (else it stops: pack again) and
+# runs as with BUILD_DIR (GPU_CHECK_UNPACK_ONLY=1: unpack and stop). Keep
+# the pack in a git-ignored folder (gpu-pack/) and carry it to the device.
+# GPU_CHECK_SRC_HASH=1 prints the stamp of this tree's sources and stops.
 # Exit status: 0 when every test passed.
 set -u
 t_start=$(date +%s)
 here=$(cd "$(dirname "$0")/.." && pwd)
+targets=(cuzk-cuda-bench cuzk-cuda-msm-bench cuzk-bench test_engine $(cd "$here/tests" && ls test_cuda_*.c | sed 's/\.c$//'))
+pack_files=(bin/cuzk-cuda-bench bin/cuzk-cuda-msm-bench bin/cuzk-bench tests/test_engine
+            $(cd "$here/tests" && ls test_cuda_*.c | sed 's/^/tests\//; s/\.c$//'))
+# the sources the binaries come from: every file of src, bench and tests
+# and CMakeLists.txt, by name and content; a copy of the working tree holds
+# git's tracked and not ignored files, so that is the list where git is
+# there, and every file of those folders where it is not
+src_hash() {
+    (
+        cd "$here" || exit 1
+        if git rev-parse --git-dir >/dev/null 2>&1; then
+            git ls-files -co --exclude-standard -- src bench tests CMakeLists.txt
+        else
+            find src bench tests -type f -not -path '*/__pycache__/*' -not -name '*.o'
+            echo CMakeLists.txt
+        fi | LC_ALL=C sort -u | while read -r f; do
+            [ -f "$f" ] || continue
+            printf '%s %s\n' "$(sha256sum <"$f" | cut -c1-64)" "$f"
+        done | sha256sum | cut -c1-16
+    )
+}
+if [ "${GPU_CHECK_SRC_HASH:-0}" = 1 ]; then src_hash; exit 0; fi
+if [ -n "${GPU_CHECK_PACK:-}" ]; then
+    pb=$here/build-gpu-pack
+    cmake -S "$here" -B "$pb" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA_ARCHS=90 -DCUZK_GMP_TESTS=OFF \
+        -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON >/dev/null && cmake --build "$pb" --target "${targets[@]}" ||
+        { echo "gpu-check: build failed"; exit 1; }
+    for f in "${pack_files[@]}"; do
+        extra=$(ldd "$pb/$f" | awk '{ print $1 }' |
+            grep -Ev '^(linux-vdso\.so|libstdc\+\+\.so|libm\.so|libgcc_s\.so|libc\.so|/lib64/ld-linux)')
+        [ -z "$extra" ] || { echo "gpu-check: $f needs libraries a GPU machine may lack: $extra"; exit 1; }
+    done
+    src_hash >"$pb/STAMP"
+    mkdir -p "$(dirname "$GPU_CHECK_PACK")"
+    tar -C "$pb" -cf - STAMP "${pack_files[@]}" | xz -T1 --lzma2=preset=9,dict=192MiB >"$GPU_CHECK_PACK.tmp" &&
+        mv "$GPU_CHECK_PACK.tmp" "$GPU_CHECK_PACK" || { echo "gpu-check: cannot write $GPU_CHECK_PACK"; exit 1; }
+    echo "gpu-check: packed ${#pack_files[@]} binaries of sources $(cat "$pb/STAMP") into $GPU_CHECK_PACK" \
+         "($(wc -c <"$GPU_CHECK_PACK") bytes) in $(( $(date +%s) - t_start )) s"
+    exit 0
+fi
 build=${1:-}
+if [ -n "${GPU_CHECK_UNPACK:-}" ]; then
+    [ -f "$GPU_CHECK_UNPACK" ] || { echo "gpu-check: no pack $GPU_CHECK_UNPACK"; exit 1; }
+    have=$(tar -xJOf "$GPU_CHECK_UNPACK" STAMP 2>/dev/null)
+    want=$(src_hash)
+    [ -n "$have" ] && [ "$have" = "$want" ] ||
+        { echo "gpu-check: $GPU_CHECK_UNPACK was built from other sources (stamp '$have', these $want): pack again"; exit 1; }
+    build=${build:-$here/build-gpu}
+    mkdir -p "$build" && tar -C "$build" -xJf "$GPU_CHECK_UNPACK" ||
+        { echo "gpu-check: cannot unpack $GPU_CHECK_UNPACK into $build"; exit 1; }
+    echo "gpu-check: unpacked $GPU_CHECK_UNPACK (sources $have) into $build"
+    [ "${GPU_CHECK_UNPACK_ONLY:-0}" = 1 ] && exit 0
+fi
 if [ -z "$build" ]; then
     build=$here/build-gpu
     cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA_ARCHS=90 -DCUZK_GMP_TESTS=OFF >/dev/null &&
-        cmake --build "$build" --target cuzk-cuda-bench cuzk-cuda-msm-bench cuzk-bench test_engine $(cd "$here/tests" && ls test_cuda_*.c | sed 's/\.c$//') ||
+        cmake --build "$build" --target "${targets[@]}" ||
         { echo "gpu-check: build failed"; exit 1; }
     if [ "${GPU_CHECK_BUILD_ONLY:-0}" = 1 ]; then
         echo "gpu-check: built into $build in $(( $(date +%s) - t_start )) s; run scripts/gpu-check.sh $build"

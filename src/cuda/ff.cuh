@@ -252,17 +252,21 @@ struct __align__(8) cz_mont {
         reduce_once(r.w, t); /* m < 2^(32N-1): no carry out of the top word */
         return r;
     }
-    CZ_HD friend cz_mont operator-(const cz_mont &a, const cz_mont &b)
+    /* a - b, with m (M2: 2m) added back on a borrow: operator- for
+     * canonical values, sub_lt2 for values below 2m */
+    template <bool M2>
+    CZ_HD static cz_mont sub_wrap(const cz_mont &a, const cz_mont &b)
     {
         cz__chain c;
         cz_mont r;
         r.w[0] = c.sub_cc(a.w[0], b.w[0]);
         CZ_UNROLL for (int k = 1; k < N; k++) r.w[k] = c.subc_cc(a.w[k], b.w[k]);
-        uint32_t bw = c.subc(0, 0); /* all ones on borrow: add m back */
-        r.w[0] = c.add_cc(r.w[0], mw(0) & bw);
-        CZ_UNROLL for (int k = 1; k < N; k++) r.w[k] = c.addc_cc(r.w[k], mw(k) & bw);
+        uint32_t bw = c.subc(0, 0); /* all ones on borrow: add the modulus (or 2m) back */
+        r.w[0] = c.add_cc(r.w[0], (M2 ? mw2(0) : mw(0)) & bw);
+        CZ_UNROLL for (int k = 1; k < N; k++) r.w[k] = c.addc_cc(r.w[k], (M2 ? mw2(k) : mw(k)) & bw);
         return r;
     }
+    CZ_HD friend cz_mont operator-(const cz_mont &a, const cz_mont &b) { return sub_wrap<false>(a, b); }
     CZ_HD friend cz_mont operator-(const cz_mont &a)
     {
         cz__chain c;
@@ -306,17 +310,7 @@ struct __align__(8) cz_mont {
         return r;
     }
     /* a - b in [0, 2m) for a, b < 2m: 2m added back on a borrow */
-    CZ_HD static cz_mont sub_lt2(const cz_mont &a, const cz_mont &b)
-    {
-        cz__chain c;
-        cz_mont r;
-        r.w[0] = c.sub_cc(a.w[0], b.w[0]);
-        CZ_UNROLL for (int k = 1; k < N; k++) r.w[k] = c.subc_cc(a.w[k], b.w[k]);
-        const uint32_t bw = c.subc(0, 0);
-        r.w[0] = c.add_cc(r.w[0], mw2(0) & bw);
-        CZ_UNROLL for (int k = 1; k < N; k++) r.w[k] = c.addc_cc(r.w[k], mw2(k) & bw);
-        return r;
-    }
+    CZ_HD static cz_mont sub_lt2(const cz_mont &a, const cz_mont &b) { return sub_wrap<true>(a, b); }
     /* [0, 2m) -> [0, m) */
     CZ_HD static cz_mont canon_lt2(const cz_mont &a)
     {

@@ -73,6 +73,11 @@ __global__ void k_batch_pair(fp2_t *out, const fp2_t *a, const fp2_t *b, size_t 
 }
 
 static bool pair_op(int op) { return op == CZ_CUDA_OP_MUL_PAIR || op == CZ_CUDA_OP_MUL_SUB_PAIR; }
+/* the ops on values below 2m (cz_mont only, no Fp2 form) */
+static bool lt2_op(int op)
+{
+    return op == CZ_CUDA_OP_MUL_LT2 || op == CZ_CUDA_OP_ADD_LT2 || op == CZ_CUDA_OP_SUB_LT2;
+}
 
 static size_t elem_size(int field)
 {
@@ -88,7 +93,7 @@ static cz_err check_args(int field, int op, const void *out, const void *a, size
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "ff batch: NULL buffer");
     if (pair_op(op) && field != CZ_CUDA_FP2)
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "ff batch: op %d is for Fp2 only", op);
-    if (op >= CZ_CUDA_OP_MUL_LT2 && field == CZ_CUDA_FP2)
+    if (lt2_op(op) && field == CZ_CUDA_FP2)
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen, "ff batch: op %d is for Fr and Fp only", op);
     return CZ_OK;
 }

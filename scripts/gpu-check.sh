@@ -42,9 +42,18 @@
 set -u
 t_start=$(date +%s)
 here=$(cd "$(dirname "$0")/.." && pwd)
-targets=(cuzk-cuda-bench cuzk-cuda-msm-bench cuzk-bench test_engine $(cd "$here/tests" && ls test_cuda_*.c | sed 's/\.c$//'))
-pack_files=(bin/cuzk-cuda-bench bin/cuzk-cuda-msm-bench bin/cuzk-bench tests/test_engine
-            $(cd "$here/tests" && ls test_cuda_*.c | sed 's/^/tests\//; s/\.c$//'))
+tests=(test_engine $(cd "$here/tests" && ls test_cuda_*.c | sed 's/\.c$//'))
+benches=(cuzk-cuda-bench cuzk-cuda-msm-bench cuzk-bench)
+targets=("${benches[@]}" "${tests[@]}")
+pack_files=("${benches[@]/#/bin/}" "${tests[@]/#/tests/}")
+# configure DIR for sm_90 without the GMP tests (that machine has no GMP
+# header), with any further cmake flags, and build the targets
+build_into() {
+    local dir=$1
+    shift
+    cmake -S "$here" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA_ARCHS=90 -DCUZK_GMP_TESTS=OFF "$@" \
+        >/dev/null && cmake --build "$dir" --target "${targets[@]}" || { echo "gpu-check: build failed"; exit 1; }
+}
 # the sources the binaries come from: every file of src, bench and tests
 # and CMakeLists.txt, by name and content; a copy of the working tree holds
 # git's tracked and not ignored files, so that is the list where git is
@@ -66,9 +75,7 @@ src_hash() {
 if [ "${GPU_CHECK_SRC_HASH:-0}" = 1 ]; then src_hash; exit 0; fi
 if [ -n "${GPU_CHECK_PACK:-}" ]; then
     pb=$here/build-gpu-pack
-    cmake -S "$here" -B "$pb" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA_ARCHS=90 -DCUZK_GMP_TESTS=OFF \
-        -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON >/dev/null && cmake --build "$pb" --target "${targets[@]}" ||
-        { echo "gpu-check: build failed"; exit 1; }
+    build_into "$pb" -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON
     for f in "${pack_files[@]}"; do
         extra=$(ldd "$pb/$f" | awk '{ print $1 }' |
             grep -Ev '^(linux-vdso\.so|libstdc\+\+\.so|libm\.so|libgcc_s\.so|libc\.so|/lib64/ld-linux)')
@@ -97,9 +104,7 @@ if [ -n "${GPU_CHECK_UNPACK:-}" ]; then
 fi
 if [ -z "$build" ]; then
     build=$here/build-gpu
-    cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA_ARCHS=90 -DCUZK_GMP_TESTS=OFF >/dev/null &&
-        cmake --build "$build" --target "${targets[@]}" ||
-        { echo "gpu-check: build failed"; exit 1; }
+    build_into "$build"
     if [ "${GPU_CHECK_BUILD_ONLY:-0}" = 1 ]; then
         echo "gpu-check: built into $build in $(( $(date +%s) - t_start )) s; run scripts/gpu-check.sh $build"
         exit 0

@@ -58,6 +58,8 @@ if [ -x "$M" ]; then
     expect_msm "usage:" --g2-sizes 0
     expect_msm "usage:" --sizes 1,2,3,4,5,6,7,8,9
     expect_msm "usage:" --bogus
+    expect_msm "usage:" --copies-sizes 0
+    expect_msm "--copies-sizes 2^22 is not among --sizes" --sizes 20,24 --copies-sizes 24,22
     expect_msm "--reps is 1..64" --reps 0
     expect_msm "--reps is 1..64" --reps 65
     T=$(mktemp -d /tmp/cuzk_cli_cba.XXXXXX)

@@ -254,6 +254,136 @@ static void host_ba_cases(void)
     host_ba_case(5000, 300, 60, 2500, 7, 3); /* a chain a pair (then fewer pairs than chains) */
 }
 
+/* window copies (cz_cuda_msm_g1_copies): the table's fill on the host
+ * through the kernels' own code, every point against 2^(c w) P on the
+ * CPU; then the bad tables the functions must refuse */
+static void host_copies_case(size_t nb, int c)
+{
+    int copies = (256 + c - 1) / c; /* one block a window of a 255-bit scalar */
+    cz_g1_aff *t = calloc(nb * copies, sizeof *t);
+    char msg[256] = "";
+    bases_g1(t, nb);
+    cz_err e = cz__cuda_msm_g1_copies_fill_host(t, nb, c, copies, msg, sizeof msg);
+    CHECK_MSG(e == CZ_OK, "copies fill on the host, nb=%zu c=%d: %s", nb, c, msg);
+    size_t bad = 0;
+    for (int w = 1; w < copies && !e; w++) {
+        uint64_t k[4] = {0, 0, 0, 0};
+        k[(c * w) / 64] = 1ULL << ((c * w) % 64);
+        for (size_t i = 0; i < nb; i++) {
+            cz_g1_jac p, q;
+            cz_g1_aff a;
+            cz_g1_from_aff(&p, &t[i]);
+            cz_g1_mul(&q, &p, k, 256);
+            cz_g1_to_aff(&a, &q);
+            bad += !cz_g1_aff_eq(&a, &t[w * nb + i]);
+        }
+    }
+    CHECK_MSG(bad == 0, "copies fill on the host, nb=%zu c=%d: %zu points differ from 2^(c w) P (seed=%llu)", nb, c,
+              bad, (unsigned long long)seed);
+    free(t);
+}
+
+static void host_copies_cases(void)
+{
+    char msg[256];
+    host_copies_case(1, 22);
+    host_copies_case(33, 2);  /* 128 blocks; a group of one point past the first 32 */
+    host_copies_case(97, 7);  /* infinity at 96, copies and negations of earlier points */
+    host_copies_case(40, 22); /* the widest window: 12 blocks */
+    CHECK(cz__cuda_msm_copies_check(100, 1, 256, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK(cz__cuda_msm_copies_check(100, 23, 12, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK(cz__cuda_msm_copies_check(0, 22, 12, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK(cz__cuda_msm_copies_check((size_t)1 << 27, 16, 16, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK(cz__cuda_msm_copies_check(((size_t)1 << 27) - 1, 16, 16, msg, sizeof msg) == CZ_OK);
+    int copies = 0, c = cz_cuda_msm_copies_plan((size_t)1 << 24, &copies);
+    CHECK_MSG(c == 22 && copies == 12, "copies plan at 2^24: c=%d, %d copies (want 22, 12)", c, copies);
+    c = cz_cuda_msm_copies_plan(1000, &copies);
+    CHECK_MSG(c >= 2 && c <= 22 && copies == (256 + c - 1) / c, "copies plan at 1000: c=%d, %d copies", c, copies);
+}
+
+/* one G1 MSM through window copies of c (0: the plan's) against the CPU,
+ * the copies used in mode 1, the plain MSM in mode 2, the plan's pick in 0;
+ * the table filled in chunks of `chunk` points (0: the default) */
+static void case_copies_chunk(size_t n, int kind, int dens, int mont, int c, int mode, size_t max_entries,
+                              size_t chunk)
+{
+    size_t words = (n + 63) / 64, nb = n;
+    uint64_t *d = NULL;
+    cz_fr *k = malloc(n * sizeof *k);
+    make_scalars(k, n, kind);
+    if (dens < 100) {
+        d = calloc(words, 8);
+        nb = 0;
+        for (size_t i = 0; i < n; i++)
+            if (cz_rng_u64(&rng) % 100 < (uint64_t)dens) {
+                d[i / 64] |= 1ULL << (i % 64);
+                nb++;
+            }
+    }
+    if (nb == 0) nb = 1;
+    int copies = 0;
+    if (c) copies = (256 + c - 1) / c;
+    else c = cz_cuda_msm_copies_plan(nb, &copies);
+    cz_g1_aff *t = malloc(nb * sizeof *t);
+    bases_g1(t, nb);
+    if (!mont)
+        for (size_t i = 0; i < n; i++) cz_fr_from_mont(&k[i], &k[i]);
+    cz_g1_jac want, got;
+    char msg[256] = "";
+    cz_err e1 = cz_msm_g1(&want, t, k, n, mont, d, pool);
+    cz_g1_aff *db = NULL;
+    cz__cuda_msm_config_copies(ctx, mode, chunk);
+    cz_err e2 = cz_cuda_msm_g1_copies_make(ctx, &db, t, nb, c, copies, msg, sizeof msg);
+    if (!e2) {
+        cz__cuda_msm_config(ctx, 0, max_entries);
+        e2 = cz_cuda_msm_g1_copies(ctx, &got, db, nb, c, copies, k, n, mont, d, msg, sizeof msg);
+        cz__cuda_msm_config(ctx, 0, 0);
+    }
+    cz__cuda_msm_config_copies(ctx, 0, 0);
+    int used = cz__cuda_msm_last_copies(ctx), cw = 0, nw = 0, groups = 0;
+    cz__cuda_msm_last(ctx, &cw, &nw, &groups, NULL, NULL);
+    int ok = e1 == CZ_OK && e2 == CZ_OK && cz_g1_eq(&want, &got);
+    CHECK_MSG(ok, "g1 copies n=%zu %s density=%d%% mont=%d c=%d mode=%d (used copies=%d c=%d nw=%d groups=%d) "
+                  "max_entries=%zu seed=%llu: %s",
+              n, kind_name[kind], dens, mont, c, mode, used, cw, nw, groups, max_entries,
+              (unsigned long long)seed, e2 ? msg : e1 ? "cpu msm failed" : "sums differ");
+    if (mode == 1 && kind != K_ZERO && kind != K_ONE && kind != K_BITS) /* else no general scalar */
+        CHECK_MSG(used == 1 && cw == c, "g1 copies n=%zu %s c=%d: forced copies not used (used=%d, c=%d)", n,
+                  kind_name[kind], c, used, cw);
+    if (mode == 2) CHECK_MSG(used == 0, "g1 copies n=%zu: copies used though turned off", n);
+    cz_cuda_msm_free(ctx, db);
+    free(k);
+    free(d);
+    free(t);
+}
+static void case_copies(size_t n, int kind, int dens, int mont, int c, int mode, size_t max_entries)
+{
+    case_copies_chunk(n, kind, dens, mont, c, mode, max_entries, 0);
+}
+
+static void copies_cases(void)
+{
+    const size_t primes[] = {3, 31, 97, 1009};
+    case_copies(1, K_RANDOM, 100, 1, 22, 1, 0);
+    case_copies(1, K_ONE, 100, 1, 22, 1, 0);
+    case_copies(2, K_SAME, 100, 1, 8, 1, 0); /* P and -P with one scalar: infinity */
+    for (size_t i = 0; i < sizeof primes / sizeof *primes; i++) case_copies(primes[i], K_RANDOM, 100, 1, 5, 1, 0);
+    for (int kind = K_ZERO; kind <= K_BITS; kind++) case_copies(4099, kind, 100, 1, 9, 1, 0);
+    case_copies(4099, K_MIX, 70, 1, 9, 1, 0);
+    case_copies(4099, K_BITS, 60, 0, 9, 1, 0); /* plain scalars, density */
+    const int cs[] = {2, 3, 13, 16, 21, 22};
+    for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) case_copies(3001, K_RANDOM, 100, 1, cs[i], 1, 0);
+    case_copies(3001, K_RANDOM, 100, 1, 7, 1, 5000); /* groups of one window each: a sum a group */
+    case_copies(3001, K_MIX, 90, 1, 4, 1, 7000);     /* groups of two windows */
+    case_copies(100003, K_SAME, 100, 1, 12, 1, 0);   /* one bucket holds every point of every window */
+    case_copies(100003, K_RANDOM, 100, 1, 0, 2, 0);  /* turned off: the plain MSM on block 0 */
+    case_copies(((size_t)1 << 20) + 7, K_RANDOM, 100, 1, 0, 0, 0); /* the plan's c and pick */
+    CHECK_MSG(cz__cuda_msm_last_copies(ctx) == 1, "the plan did not pick window copies at 2^20 random");
+    case_copies(((size_t)1 << 20) + 7, K_MIX, 85, 1, 0, 0, 0);
+    case_copies_chunk(4099, K_RANDOM, 100, 1, 11, 1, 0, 1000); /* the fill in five chunks, the last short */
+    case_copies_chunk(4099, K_MIX, 75, 1, 6, 1, 0, 31);
+}
+
 static void g1_cases(int forced)
 {
     const size_t primes[] = {3, 31, 97, 1009, 65521};
@@ -289,8 +419,10 @@ static int run(void)
     seed = cz_test_seed("test_cuda_msm", (uint64_t)time(NULL) * 2654435761u);
     cz_rng_seed(&rng, seed);
     host_ba_cases();
+    host_copies_cases();
     if (cz_cuda_device_count() < 1) {
-        printf("test_cuda_msm: SKIP (no CUDA device; the batch-affine rounds checked on the host)\n");
+        printf("test_cuda_msm: SKIP (no CUDA device; the batch-affine rounds and the window copies' fill "
+               "checked on the host)\n");
         return cz_test_finish("test_cuda_msm");
     }
     cz_err e = cz_cuda_msm_create(&ctx, 0, msg, sizeof msg);
@@ -352,6 +484,7 @@ static int run(void)
         }
         cz__cuda_msm_config_wave(ctx, 0);
     }
+    copies_cases();
     /* G2 */
     case_g2(1, K_RANDOM, 100, 1, 0, 0);
     case_g2(2, K_SAME, 100, 1, 0, 0);

@@ -11,13 +11,19 @@
  * auxiliary variables bits), given in Montgomery form as the prover holds
  * them.
  *
+ * --copies-sizes (each also in --sizes) times the G1 MSM through window
+ * copies of the bases (cz_cuda_msm_g1_copies) on the same scalars as the
+ * plain G1 row of that size, checking that both sums agree, and the making
+ * of the table once (row g1-copies-make).
+ *
  * --sppark LIB.so loads a side-by-side harness built outside the repository
  * (a function sppark_g1_bench(points, n, scalars, reps, ms[], result)) and
  * times it on the same G1 inputs in the same process, checking that both
  * sums agree.
  *
  * Usage: cuzk-cuda-msm-bench [--sizes 20,22,24,26] [--reps 7]
- *        [--fc-sizes 24,26] [--g2-sizes 24] [--json FILE] [--sppark LIB.so]
+ *        [--fc-sizes 24,26] [--g2-sizes 24] [--copies-sizes 22,24]
+ *        [--json FILE] [--sppark LIB.so]
  * (each list: log2 sizes 1..28, comma-separated; "none" or "" for none;
  * reps 1..64; a bad argument or an unwritable --json exits 2 at once) */
 #include <dlfcn.h>
@@ -136,9 +142,10 @@ static void fail(const char *what, const char *msg)
     exit(1);
 }
 
-/* times our MSM on device-resident bases and scalars */
+/* times our MSM on device-resident bases and scalars (G1 through window
+ * copies when table is set: c and copies describe it) */
 static row_t *time_ours(cz_cuda_msm *ctx, const char *what, int lg, int g2, const void *dbases, const cz_fr *dk,
-                        size_t n, int reps, void *result)
+                        size_t n, int reps, void *result, const cz_g1_aff *table, int c, int copies)
 {
     char msg[256];
     row_t *r = &rows[nrows++];
@@ -149,16 +156,19 @@ static row_t *time_ours(cz_cuda_msm *ctx, const char *what, int lg, int g2, cons
     r->agree = -1;
     for (int i = -1; i < reps; i++) {
         double t0 = now_ms();
-        cz_err e = g2 ? cz_cuda_msm_g2(ctx, (cz_g2_jac *)result, dbases, dk, n, 1, NULL, msg, sizeof msg)
-                      : cz_cuda_msm_g1(ctx, (cz_g1_jac *)result, dbases, dk, n, 1, NULL, msg, sizeof msg);
+        cz_err e = g2      ? cz_cuda_msm_g2(ctx, (cz_g2_jac *)result, dbases, dk, n, 1, NULL, msg, sizeof msg)
+                   : table ? cz_cuda_msm_g1_copies(ctx, (cz_g1_jac *)result, table, n, c, copies, dk, n, 1, NULL, msg,
+                                                   sizeof msg)
+                           : cz_cuda_msm_g1(ctx, (cz_g1_jac *)result, dbases, dk, n, 1, NULL, msg, sizeof msg);
         double t1 = now_ms();
         if (e) fail(what, msg);
         if (i >= 0) r->ms[i] = t1 - t0;
     }
     r->median = median(r->ms, reps);
     cz__cuda_msm_last(ctx, &r->c, &r->nw, NULL, &r->ones, &r->general);
-    printf("  %-14s 2^%d  %9.2f ms  (c=%d, %d windows, %zu ones, %zu general)\n", what, lg, r->median, r->c,
-           r->nw, r->ones, r->general);
+    printf("  %-14s 2^%d  %9.2f ms  (c=%d, %d windows, %zu ones, %zu general%s)\n", what, lg, r->median, r->c,
+           r->nw, r->ones, r->general,
+           !table ? "" : cz__cuda_msm_last_copies(ctx) ? ", through the copies" : ", copies not used");
     fflush(stdout);
     return r;
 }
@@ -166,20 +176,38 @@ static row_t *time_ours(cz_cuda_msm *ctx, const char *what, int lg, int g2, cons
 int main(int argc, char **argv)
 {
     int sizes[8] = {20, 22, 24, 26}, nsizes = 4, fc[8] = {24, 26}, nfc = 2, g2s[8] = {24}, ng2 = 1, reps = 7;
+    int cps[8] = {22, 24}, ncps = 2, cps_given = 0;
     const char *json = NULL, *sppark = NULL;
     for (int i = 1; i < argc; i++) {
         int unknown = 0;
         if (!strcmp(argv[i], "--sizes") && i + 1 < argc) nsizes = parse_list(argv[++i], sizes, 8);
         else if (!strcmp(argv[i], "--fc-sizes") && i + 1 < argc) nfc = parse_list(argv[++i], fc, 8);
         else if (!strcmp(argv[i], "--g2-sizes") && i + 1 < argc) ng2 = parse_list(argv[++i], g2s, 8);
+        else if (!strcmp(argv[i], "--copies-sizes") && i + 1 < argc) {
+            ncps = parse_list(argv[++i], cps, 8);
+            cps_given = 1;
+        }
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!strcmp(argv[i], "--sppark") && i + 1 < argc) sppark = argv[++i];
         else unknown = 1;
-        if (unknown || nsizes < 0 || nfc < 0 || ng2 < 0) {
-            fprintf(stderr, "usage: %s [--sizes 20,22,24,26] [--fc-sizes 24,26] [--g2-sizes 24] [--reps 7] "
-                            "[--json FILE] [--sppark LIB.so]\n  (sizes: log2 of n, 1..28, up to 8 a list, "
-                            "'' or none for none; reps 1..%d)\n", argv[0], MAX_REPS);
+        if (unknown || nsizes < 0 || nfc < 0 || ng2 < 0 || ncps < 0) {
+            fprintf(stderr, "usage: %s [--sizes 20,22,24,26] [--fc-sizes 24,26] [--g2-sizes 24] "
+                            "[--copies-sizes 22,24] [--reps 7] [--json FILE] [--sppark LIB.so]\n  (sizes: log2 of "
+                            "n, 1..28, up to 8 a list, '' or none for none; copies sizes among --sizes; reps "
+                            "1..%d)\n", argv[0], MAX_REPS);
+            return 2;
+        }
+    }
+    /* a copies size must be a random size: its row reuses those scalars
+     * (the default list keeps those of its sizes that are) */
+    int with_copies[8] = {0};
+    for (int i = 0; i < ncps; i++) {
+        int found = 0;
+        for (int j = 0; j < nsizes; j++)
+            if (sizes[j] == cps[i]) found = with_copies[j] = 1;
+        if (!found && cps_given) {
+            fprintf(stderr, "%s: --copies-sizes 2^%d is not among --sizes\n", argv[0], cps[i]);
             return 2;
         }
     }
@@ -224,7 +252,33 @@ int main(int argc, char **argv)
         scalars_random(k, n, &rng);
         if (cz_cuda_msm_upload(ctx, &dk, k, n * sizeof *k, msg, sizeof msg)) fail("upload", msg);
         cz_g1_jac ours, theirs;
-        row_t *r = time_ours(ctx, "g1-random", sizes[i], 0, db, dk, n, reps, &ours);
+        row_t *r = time_ours(ctx, "g1-random", sizes[i], 0, db, dk, n, reps, &ours, NULL, 0, 0);
+        if (with_copies[i]) {
+            int copies, c = cz_cuda_msm_copies_plan(n, &copies);
+            cz_g1_aff *table = NULL;
+            double t0 = now_ms();
+            if (cz_cuda_msm_g1_copies_make(ctx, &table, db, n, c, copies, msg, sizeof msg)) {
+                /* no room for the table (copies x the bases): say so, go on */
+                printf("  %-14s 2^%d  skipped: %s\n", "g1-copies", sizes[i], msg);
+            } else {
+                row_t *mk = &rows[nrows++];
+                memset(mk, 0, sizeof *mk);
+                snprintf(mk->what, sizeof mk->what, "g1-copies-make");
+                mk->lg = sizes[i];
+                mk->reps = 1;
+                mk->ms[0] = mk->median = now_ms() - t0;
+                mk->agree = -1;
+                mk->c = c;
+                mk->nw = copies;
+                printf("  %-14s 2^%d  %9.2f ms  (c=%d, %d copies: %.1f GB)\n", "g1-copies-make", sizes[i],
+                       mk->median, c, copies, (double)copies * n * sizeof(cz_g1_aff) / 1e9);
+                cz_g1_jac via;
+                row_t *cr = time_ours(ctx, "g1-copies", sizes[i], 0, NULL, dk, n, reps, &via, table, c, copies);
+                cr->agree = cz_g1_eq(&ours, &via);
+                if (!cr->agree) fail("g1-copies", "the sum through window copies differs from the plain MSM's");
+                cz_cuda_msm_free(ctx, table);
+            }
+        }
         cz_cuda_msm_free(ctx, dk);
         if (sp) {
             row_t *s = &rows[nrows++];
@@ -250,7 +304,7 @@ int main(int argc, char **argv)
         scalars_filecoin(k, n, &rng);
         if (cz_cuda_msm_upload(ctx, &dk, k, n * sizeof *k, msg, sizeof msg)) fail("upload", msg);
         cz_g1_jac out;
-        time_ours(ctx, "g1-filecoin", fc[i], 0, db, dk, n, reps, &out);
+        time_ours(ctx, "g1-filecoin", fc[i], 0, db, dk, n, reps, &out, NULL, 0, 0);
         cz_cuda_msm_free(ctx, dk);
     }
     cz_cuda_msm_free(ctx, db);
@@ -268,7 +322,7 @@ int main(int argc, char **argv)
         if (cz_cuda_msm_upload(ctx, &db, b2, n * sizeof *b2, msg, sizeof msg)) fail("upload", msg);
         if (cz_cuda_msm_upload(ctx, &dk, k2, n * sizeof *k2, msg, sizeof msg)) fail("upload", msg);
         cz_g2_jac out;
-        time_ours(ctx, "g2-random", g2s[i], 1, db, dk, n, reps, &out);
+        time_ours(ctx, "g2-random", g2s[i], 1, db, dk, n, reps, &out, NULL, 0, 0);
         cz_cuda_msm_free(ctx, dk);
         cz_cuda_msm_free(ctx, db);
         if (k2 != k) free(k2);
@@ -284,7 +338,8 @@ int main(int argc, char **argv)
         if (!strcmp(r->what, "sppark-g1")) continue;
         double sp_ms = 0;
         for (int j = 0; j < nrows; j++)
-            if (!strcmp(rows[j].what, "sppark-g1") && rows[j].lg == r->lg && !strcmp(r->what, "g1-random"))
+            if (!strcmp(rows[j].what, "sppark-g1") && rows[j].lg == r->lg &&
+                (!strcmp(r->what, "g1-random") || !strcmp(r->what, "g1-copies")))
                 sp_ms = rows[j].median;
         if (sp_ms > 0)
             printf("%-14s 2^%-3d %10.2f %10.2f %8.2f\n", r->what, r->lg, r->median, sp_ms, r->median / sp_ms);

@@ -55,6 +55,31 @@ cz_err cz_cuda_msm_g1(cz_cuda_msm *ctx, cz_g1_jac *out, const cz_g1_aff *dev_bas
 cz_err cz_cuda_msm_g2(cz_cuda_msm *ctx, cz_g2_jac *out, const cz_g2_aff *dev_bases, const cz_fr *scalars,
                       size_t n, int scalars_mont, const uint64_t *density, char *msg, size_t msglen);
 
+/* Window copies: a fixed-base G1 MSM for bases used many times (a proving
+ * key's). A table of `copies` blocks of nb points on the device: block 0
+ * holds the bases, block w 2^(c w) times them. Through it every window of
+ * the MSM adds into one set of buckets, so the buckets are summed once a
+ * window group instead of once a window, and wider windows (fewer of them)
+ * pay: c = 22 and 12 windows at 2^24 where the plain MSM takes c = 20 and
+ * 13. The table costs `copies` times the bases' memory (12 x 96 bytes a
+ * point at c = 22). docs/CUDA_MSM.md "Window copies".
+ *
+ * cz_cuda_msm_copies_plan: the c for nb bases (and *copies, the blocks the
+ * table needs: one per window of a 255-bit scalar).
+ * cz_cuda_msm_g1_copies_make: *dev_table = a new table (copies * nb points
+ * of device memory from the VRAM budget; free it with cz_cuda_msm_free)
+ * made from the nb bases (host or device memory); synchronous.
+ * cz_cuda_msm_g1_copies: as cz_cuda_msm_g1 on the bases of block 0 (same
+ * scalars, density and result); it sums through the copies where the plan
+ * says they pay (enough general scalars) and as cz_cuda_msm_g1 on block 0
+ * otherwise. Blocks must fit 31-bit indices: copies * nb < 2^31. */
+int cz_cuda_msm_copies_plan(size_t nb, int *copies);
+cz_err cz_cuda_msm_g1_copies_make(cz_cuda_msm *ctx, cz_g1_aff **dev_table, const cz_g1_aff *bases, size_t nb, int c,
+                                  int copies, char *msg, size_t msglen);
+cz_err cz_cuda_msm_g1_copies(cz_cuda_msm *ctx, cz_g1_jac *out, const cz_g1_aff *dev_table, size_t nb, int c,
+                             int copies, const cz_fr *scalars, size_t n, int scalars_mont, const uint64_t *density,
+                             char *msg, size_t msglen);
+
 /* the context's stream (a cudaStream_t): callers queue their own work on it
  * to run in order with the MSMs (the partition prover does) */
 void *cz__cuda_msm_stream(cz_cuda_msm *ctx);
@@ -78,6 +103,18 @@ void cz__cuda_msm_config_t0(cz_cuda_msm *ctx, unsigned t0);
 /* tests: the bucket sums as if a full wave of their kernel were this many
  * segments (0: ask the device again) */
 void cz__cuda_msm_config_wave(cz_cuda_msm *ctx, unsigned threads);
+/* window copies in later calls of cz_cuda_msm_g1_copies: 0 where the plan
+ * says they pay (the default; CZ_MSM_COPIES=on / off in the environment
+ * picks 1 / 2 at context creation), 1 always, 2 never; and the points a
+ * chunk of cz_cuda_msm_g1_copies_make's fill (0: the default, 2^22) */
+void cz__cuda_msm_config_copies(cz_cuda_msm *ctx, int mode, size_t fill_chunk);
+/* whether the last call summed through window copies */
+int cz__cuda_msm_last_copies(const cz_cuda_msm *ctx);
+/* the table check of the copies functions, and their fill run on the host
+ * through the kernels' own code (table: copies * nb points in host memory,
+ * the first nb the bases), for tests without a device */
+cz_err cz__cuda_msm_copies_check(size_t nb, int c, int copies, char *msg, size_t msglen);
+cz_err cz__cuda_msm_g1_copies_fill_host(cz_g1_aff *table, size_t nb, int c, int copies, char *msg, size_t msglen);
 /* batch-affine rounds the last G1 call ran (over all its window groups) */
 int cz__cuda_msm_last_ba_rounds(const cz_cuda_msm *ctx);
 /* `rounds` batch-affine rounds on the host over m entries sorted by key

@@ -203,6 +203,40 @@ template <class F> CZ_EC void xyzz_mul_small(cz_xyzz_t<F> &p, uint32_t k)
     }
 }
 
+/* out[i] = the affine form of acc[i] for lo <= i < hi, with one inversion
+ * for them all (Montgomery's trick over ZZ·ZZZ; out's slots hold the
+ * prefix products until the backward pass replaces them, so out must not
+ * overlap acc); infinity becomes (0, 0). The GPU setup's and the MSM's
+ * window copies' conversions. */
+template <class F> CZ_EC void xyzz_batch_to_aff(cz_aff_t<F> *out, const cz_xyzz_t<F> *acc, size_t lo, size_t hi)
+{
+    F prod;
+    fe_set_one(prod);
+    for (size_t i = lo; i < hi; i++) { /* out[i] = (prefix, ZZ·ZZZ) */
+        const cz_xyzz_t<F> &p = acc[i];
+        if (xyzz_is_inf(p)) continue;
+        F t = fe_mul(p.zz, p.zzz);
+        out[i].x = prod;
+        out[i].y = t;
+        prod = fe_mul(prod, t);
+    }
+    F inv = fe_inv(prod); /* 1 / the product of the ZZ·ZZZ */
+    for (size_t i = hi; i-- > lo;) {
+        cz_xyzz_t<F> p = acc[i];
+        cz_aff_t<F> r;
+        if (xyzz_is_inf(p)) {
+            fe_set_zero(r.x);
+            fe_set_zero(r.y);
+        } else {
+            F it = fe_mul(inv, out[i].x); /* 1 / (ZZ·ZZZ) */
+            inv = fe_mul(inv, out[i].y);
+            r.x = fe_mul(p.x, fe_mul(it, p.zzz));
+            r.y = fe_mul(p.y, fe_mul(it, p.zz));
+        }
+        out[i] = r;
+    }
+}
+
 typedef cz_aff_t<fp_t> cz_g1_aff_d;
 typedef cz_xyzz_t<fp_t> cz_g1_xyzz_d;
 typedef cz_aff_t<fp2_t> cz_g2_aff_d;

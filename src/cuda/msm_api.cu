@@ -52,6 +52,11 @@ extern "C" cz_err cz__cuda_msm_create_prio(cz_cuda_msm **out, int device, int pr
         const char *cw = getenv("CZ_MSM_MAX_WINDOW");
         long cwv = cw ? strtol(cw, NULL, 10) : 0;
         ctx->max_window = cwv >= 2 && cwv <= MAX_WINDOW ? (int)cwv : MAX_WINDOW;
+        /* CZ_MSM_COPIES: "on" sums through window copies whenever a call
+         * has them, "off" never (the plain MSM on their first block), else
+         * where the plan says they pay */
+        const char *cp = getenv("CZ_MSM_COPIES");
+        ctx->copies_mode = cp && !strcmp(cp, "on") ? 1 : cp && !strcmp(cp, "off") ? 2 : 0;
     }
     CK(cudaGetDeviceCount(&count));
     if (device < 0 || device >= count) {
@@ -127,6 +132,14 @@ extern "C" void cz__cuda_msm_config_wave(cz_cuda_msm *ctx, unsigned threads)
 }
 
 extern "C" int cz__cuda_msm_last_ba_rounds(const cz_cuda_msm *ctx) { return ctx->last_ba_rounds; }
+
+extern "C" void cz__cuda_msm_config_copies(cz_cuda_msm *ctx, int mode, size_t fill_chunk)
+{
+    ctx->copies_mode = mode == 1 || mode == 2 ? mode : 0;
+    ctx->copies_chunk = fill_chunk;
+}
+
+extern "C" int cz__cuda_msm_last_copies(const cz_cuda_msm *ctx) { return ctx->last_copies; }
 
 /* the rounds on the host, through the very code the kernel runs (ff.cuh
  * emulates its carry chains on the host), for tests without a device */

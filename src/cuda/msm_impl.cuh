@@ -89,6 +89,16 @@ struct cz_cuda_msm {
     uint32_t bucket_wave[2]; /* bucket_wave(): G1, G2; 0 until asked */
     int last_c, last_nw, last_groups;
     size_t last_ones, last_gen;
+    int copies_mode; /* window copies: 0 when they pay, 1 always, 2 never (CZ_MSM_COPIES) */
+    int last_copies; /* the last call summed through window copies */
+    size_t copies_chunk; /* points a chunk of the copies' fill (0: CP_CHUNK; tests) */
+};
+
+/* window copies of the bases (cz_cuda_msm_g1_copies): `copies` blocks of
+ * nb points, block w holding 2^(c w) times block 0 */
+struct msm_copies {
+    size_t nb;
+    int c, copies;
 };
 
 /* ---------------------------------------------------------------- errors */
@@ -118,6 +128,14 @@ inline int num_windows(int bits, int c) { return (bits + 1 + c - 1) / c; }
 inline double plan_cost(size_t m, int bits, int c)
 {
     return (double)num_windows(bits, c) * ((double)m + 5.0 * (double)((size_t)1 << (c - 1)));
+}
+
+/* the same through window copies: every window adds into one set of
+ * buckets a window group, so the buckets are paid once a group */
+inline double plan_cost_copies(size_t m, int bits, int c, size_t max_e)
+{
+    size_t e = (size_t)num_windows(bits, c) * m, groups = (e + max_e - 1) / max_e;
+    return (double)e + 5.0 * (double)((size_t)1 << (c - 1)) * (double)(groups ? groups : 1);
 }
 
 /* the window in 2..max_c (max_c <= MAX_WINDOW) of least plan_cost */
@@ -439,7 +457,7 @@ inline bool is_device_ptr(const void *p)
 template <class F>
 cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, const cz_xyzz_t<F> **ones_out,
            const cz_aff_t<F> *bases, const cz_fr *scalars, size_t n, int mont, const uint64_t *density, char *msg,
-           size_t msglen)
+           size_t msglen, const msm_copies *fx = NULL)
 {
     typedef cz_xyzz_t<F> X;
     cz_err err = CZ_OK;
@@ -449,6 +467,7 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
     *nw_out = *c_out = 0;
     ctx->last_c = ctx->last_nw = ctx->last_groups = 0;
     ctx->last_ones = ctx->last_gen = 0;
+    ctx->last_copies = 0;
     if (n == 0) return CZ_OK;
     if (n >= ((size_t)1 << 31))
         return cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "cuda msm: n = %zu is past 2^31 - 1", n);
@@ -511,41 +530,51 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
 
         /* ---- the plan ---- */
         int c = ctx->cfg_window ? ctx->cfg_window : plan_window(m, bits, ctx->max_window);
+        /* window copies (fx): their c, when the table has a copy for every
+         * window and (unless forced) the plan costs less than without */
+        bool fixed = false;
+        if (fx && m && num_windows(bits, fx->c) <= fx->copies && ctx->copies_mode != 2) {
+            size_t me = ctx->cfg_max_entries ? ctx->cfg_max_entries : DEFAULT_MAX_ENTRIES;
+            fixed = ctx->copies_mode == 1 || plan_cost_copies(m, bits, fx->c, me) < plan_cost(m, bits, c);
+            if (fixed) c = fx->c;
+        }
         int nw = m ? num_windows(bits, c) : 0;
-        /* the batch-affine rounds (G1 only): room for their outputs */
+        /* the batch-affine rounds (G1 only, not with copies): room for their outputs */
         bool ba = false;
-        if constexpr (std::is_same<F, fp_t>::value) ba = ctx->ba_mode >= 0;
+        if constexpr (std::is_same<F, fp_t>::value) ba = ctx->ba_mode >= 0 && !fixed;
         size_t max_e = ctx->cfg_max_entries ? ctx->cfg_max_entries : ba ? BA_MAX_ENTRIES : DEFAULT_MAX_ENTRIES;
         int g = m ? (int)(max_e / m) : 1;
         if (g < 1) g = 1;
         if (g > nw) g = nw > 0 ? nw : 1;
         int groups = m ? (nw + g - 1) / g : 0;
         uint32_t kb = (uint32_t)1 << (c - 1); /* buckets per window */
+        int gb = fixed ? 1 : g;               /* bucket sets a group (copies: one) */
         /* the bucket sums: one full wave of segments (bucket_wave), or
          * one bucket a thread when there are fewer buckets than that */
         uint32_t l = 1, segs = kb;
         {
             uint32_t wave = bucket_wave<F>(ctx);
-            if ((size_t)g * kb > wave) {
-                segs = wave / (uint32_t)g;
+            if ((size_t)gb * kb > wave) {
+                segs = wave / (uint32_t)gb;
                 if (segs < 1) segs = 1;
                 if (segs > kb) segs = kb;
                 l = (kb + segs - 1) / segs;
                 segs = (kb + l - 1) / l;
             }
         }
-        size_t e_bkt = (size_t)m * g, e_seg = (size_t)g * segs;
+        size_t e_bkt = (size_t)m * g, e_seg = (size_t)gb * segs;
         size_t e_max = e_bkt;
         if (n1 > e_max) e_max = n1;
         if (e_seg > e_max) e_max = e_seg;
-        size_t d_max = (size_t)g * kb;
+        size_t d_max = (size_t)gb * kb;
         if (d_max < (size_t)g) d_max = g;
-        int keybits = 1;
-        while (((uint32_t)1 << keybits) <= (uint32_t)g) keybits++;
+        int keybits = 1; /* the keys and the sentinel past them: gb << (c - 1) */
+        while (((uint32_t)1 << keybits) <= (uint32_t)gb) keybits++;
         keybits += c - 1;
         ctx->last_c = c;
         ctx->last_nw = nw;
         ctx->last_groups = groups;
+        ctx->last_copies = fixed;
         /* the rounds' own first test on the largest group: when it fails no
          * round runs, so no room is made; the chains of a round of p pairs */
         if (ba && ctx->ba_mode == 0 && (e_bkt + 1) / 2 < BA_MIN_PAIRS) ba = false;
@@ -614,10 +643,11 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
 
         /* ---- the windows, by groups ---- */
         for (int w0 = 0; w0 < nw; w0 += g) {
-            int gg = nw - w0 < g ? nw - w0 : g;
+            int gg = nw - w0 < g ? nw - w0 : g, gs = fixed ? 1 : gg; /* bucket sets of this group */
             size_t e = (size_t)m * gg;
-            uint32_t sentinel = (uint32_t)gg << (c - 1), neff;
-            cz_k_digits<<<blocks(m), BLOCK, 0, st>>>(gen_k, gen_idx, (uint32_t)m, c, w0, gg, keys_in, vals_in);
+            uint32_t sentinel = (uint32_t)gs << (c - 1), neff;
+            cz_k_digits<<<blocks(m), BLOCK, 0, st>>>(gen_k, gen_idx, (uint32_t)m, c, w0, gg,
+                                                     fixed ? (uint32_t)fx->nb : 0u, keys_in, vals_in);
             CKL();
             size_t tb = temp_bytes;
             CK(cub::DeviceRadixSort::SortPairs(eng.temp, tb, keys_in, keys_out, vals_in, vals_out, (int)e, 0,
@@ -625,7 +655,7 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
             cz_k_lower_bound<<<1, 1, 0, st>>>(eng.small + 4, keys_out, (uint32_t)e, sentinel);
             CKL();
             CK(read_small(ctx, &neff, eng.small + 4, 1));
-            CK(cudaMemsetAsync(buckets, 0, (size_t)gg * kb * sizeof(X), st));
+            CK(cudaMemsetAsync(buckets, 0, (size_t)gs * kb * sizeof(X), st));
             if constexpr (std::is_same<F, fp_t>::value) {
                 /* batch-affine rounds: (rk, rp, rm) = the entries so far */
                 const uint32_t *rk = keys_out;
@@ -668,11 +698,18 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
                 cz_in_aff<F> in = {bases, vals_out};
                 if ((err = reduce_by_key<F>(ctx, eng, in, keys_out, neff, buckets, msg, msglen))) goto fail;
             }
-            uint32_t nt = (uint32_t)gg * segs;
+            uint32_t nt = (uint32_t)gs * segs;
             launch_bucket_segments<F>(ctx, buckets, kb, l, segs, nt, segsum, keys_in);
             CKL();
             cz_in_xyzz<F> ins = {segsum};
-            if ((err = reduce_by_key<F>(ctx, eng, ins, keys_in, nt, winsum + w0, msg, msglen))) goto fail;
+            /* with copies a group's buckets sum to its part of the result
+             * (weights 2^(c w) are in the copies): one sum a group */
+            if ((err = reduce_by_key<F>(ctx, eng, ins, keys_in, nt, winsum + (fixed ? w0 / g : w0), msg, msglen)))
+                goto fail;
+        }
+        if (fixed) { /* the groups' sums, added on the host with no doublings */
+            nw = groups;
+            c = 0;
         }
         if ((size_t)(nw + 1) * sizeof(X) > CZ_MSM_HOST_WIN_BYTES) {
             err = cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "cuda msm: %d windows past the host buffer", nw);

@@ -159,15 +159,20 @@ static __device__ __forceinline__ uint32_t cz_window(const cz_scalar4 &k, int w,
     return (uint32_t)(v & ((((uint64_t)1) << c) - 1));
 }
 
-/* entries of windows [w0, w0 + g) for m general scalars, window-major */
+/* entries of windows [w0, w0 + g) for m general scalars, window-major:
+ * key = window - w0 and the digit's magnitude, value = base index and sign.
+ * With window copies (stride > 0: copy w of the bases, at w stride, is
+ * 2^(c w) times copy 0) every window shares one set of buckets: key = the
+ * magnitude alone, value = the index into copy w. */
 template <int D = 0>
 __global__ void cz_k_digits(const cz_scalar4 *gen_k, const uint32_t *gen_idx, uint32_t m, int c, int w0,
-                            int g, uint32_t *keys, uint32_t *vals)
+                            int g, uint32_t stride, uint32_t *keys, uint32_t *vals)
 {
     uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= m) return;
     cz_scalar4 k = gen_k[j];
-    uint32_t idx = gen_idx[j], half = 1u << (c - 1), carry = 0, sentinel = (uint32_t)g << (c - 1);
+    uint32_t idx = gen_idx[j], half = 1u << (c - 1), carry = 0;
+    uint32_t sentinel = stride ? half : (uint32_t)g << (c - 1);
     for (int w = 0; w < w0 + g; w++) {
         uint32_t v = cz_window(k, w, c) + carry;
         uint32_t neg = 0, mag = v;
@@ -179,8 +184,9 @@ __global__ void cz_k_digits(const cz_scalar4 *gen_k, const uint32_t *gen_idx, ui
         }
         if (w >= w0) {
             size_t at = (size_t)(w - w0) * m + j;
-            keys[at] = mag ? ((uint32_t)(w - w0) << (c - 1)) | (mag - 1) : sentinel;
-            vals[at] = idx | neg;
+            uint32_t wk = stride ? 0 : (uint32_t)(w - w0) << (c - 1);
+            keys[at] = mag ? wk | (mag - 1) : sentinel;
+            vals[at] = (idx + (uint32_t)w * stride) | neg;
         }
     }
 }

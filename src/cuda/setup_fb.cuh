@@ -47,31 +47,7 @@ template <class F> struct fb_aff_args {
 template <class F> CZ_HD void fb_aff_group(const fb_aff_args<F> &a, size_t g)
 {
     size_t lo = g * GA, hi = lo + GA < a.n ? lo + GA : a.n;
-    F prod;
-    fe_set_one(prod);
-    for (size_t i = lo; i < hi; i++) { /* out[i] = (prefix, ZZ·ZZZ) */
-        const cz_xyzz_t<F> &p = a.acc[i];
-        if (xyzz_is_inf(p)) continue;
-        F t = fe_mul(p.zz, p.zzz);
-        a.out[i].x = prod;
-        a.out[i].y = t;
-        prod = fe_mul(prod, t);
-    }
-    F inv = fe_inv(prod); /* 1 / the product of the group's ZZ·ZZZ */
-    for (size_t i = hi; i-- > lo;) {
-        cz_xyzz_t<F> p = a.acc[i];
-        cz_aff_t<F> r;
-        if (xyzz_is_inf(p)) {
-            fe_set_zero(r.x);
-            fe_set_zero(r.y);
-        } else {
-            F it = fe_mul(inv, a.out[i].x); /* 1 / (ZZ·ZZZ) */
-            inv = fe_mul(inv, a.out[i].y);
-            r.x = fe_mul(p.x, fe_mul(it, p.zzz));
-            r.y = fe_mul(p.y, fe_mul(it, p.zz));
-        }
-        a.out[i] = r;
-    }
+    xyzz_batch_to_aff(a.out, a.acc, lo, hi);
 }
 
 template <class F> __global__ void k_fb_mul(fb_mul_args<F> a)

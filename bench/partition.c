@@ -197,9 +197,11 @@ static int write_json(const summary *s, const row *rows, const double *med)
     for (uint64_t i = 0; i < s->count; i++) {
         fprintf(f, "%s\n    {\"index\": %llu", i ? "," : "", (unsigned long long)i);
         for (size_t c = 0; c < N_COLS; c++) fprintf(f, ", \"%s\": %.3f", cols[c].name, col_of(&rows[i], c));
-        fprintf(f, ", \"h2d_bytes\": %llu, \"stage\": \"%s\", \"staged_bytes\": %llu, \"on_cpu\": %s}",
+        fprintf(f, ", \"h2d_bytes\": %llu, \"stage\": \"%s\", \"staged_bytes\": %llu, \"on_cpu\": %s, "
+                   "\"h_copies\": %s}",
                 (unsigned long long)rows[i].t.h2d_bytes, cz_groth16_stage_name(rows[i].t.stage),
-                (unsigned long long)rows[i].t.staged_bytes, rows[i].t.on_cpu ? "true" : "false");
+                (unsigned long long)rows[i].t.staged_bytes, rows[i].t.on_cpu ? "true" : "false",
+                rows[i].t.h_copies ? "true" : "false");
     }
     fprintf(f, "\n  ],\n  \"median\": {");
     for (size_t c = 0; c < N_COLS; c++) fprintf(f, "%s\"%s\": %.3f", c ? ", " : "", cols[c].name, med[c]);
@@ -729,6 +731,12 @@ int cz_bench_partition_main(int argc, char **argv)
     printf("VRAM peak:          %.1f MiB (budget %.1f MiB)\n", (double)S.st.vram_peak / (1 << 20),
            (double)S.st.vram_budget / (1 << 20));
     printf("CPU fallbacks:      %llu\n", (unsigned long long)S.st.cpu_fallbacks);
+    {
+        uint64_t hc = 0;
+        for (uint64_t i = 0; i < S.count; i++) hc += rows[i].t.h_copies != 0;
+        printf("H via copies:       %llu of %llu partitions (window copies of the H bases, CUDA; "
+               "CZ_PROVER_H_COPIES=0: none)\n", (unsigned long long)hc, (unsigned long long)S.count);
+    }
     printf("verified:           %zu of %llu proofs\n", S.verified, (unsigned long long)S.count);
     rc = failed ? 1 : 0;
     if (failed) fprintf(stderr, "%s: %zu proof(s) failed verification\n", CMD, failed);

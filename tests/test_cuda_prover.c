@@ -168,6 +168,9 @@ static void case_bellperson(uint64_t n, unsigned n_pub, uint32_t gen, uint64_t s
             char w2[120];
             snprintf(w2, sizeof w2, "%s (pinned)", what);
             same_proof(kc, kg, wg, buf, &c.pvk, c.cs.n_inputs - 1, w2, NULL);
+            /* the load made window copies of the key's H bases (the budget
+             * has room), and the proofs sum through them */
+            CHECK_MSG(last_t.on_cpu || last_t.h_copies, "%s: the H MSM did not use window copies", w2);
         }
     }
     cz_be_release(cpu, kc);
@@ -184,6 +187,7 @@ static void case_bellperson(uint64_t n, unsigned n_pub, uint32_t gen, uint64_t s
             int on_cpu = -1;
             same_proof(kc, kg, wg, c.w, &zpvk, c.cs.n_inputs - 1, what, &on_cpu);
             CHECK_MSG(on_cpu == 0, "%s: proved on the CPU", what);
+            CHECK_MSG(last_t.h_copies, "%s: the H MSM did not use window copies", what);
             cz_groth16_pvk_free(&zpvk);
         }
         cz_be_release(cpu, kc);
@@ -325,6 +329,49 @@ static void case_injection(void)
             cz_be_release(gpu, kg);
         }
     }
+    cz_be_release(cpu, kc);
+    free_circ(&c);
+}
+
+/* the H bases' window copies given back when a partition runs out of
+ * memory: that partition runs again on the GPU without them (not on the
+ * CPU), and so do the next ones. An allocation is failed by injection
+ * after a launch failure freed the scratch (so the partition allocates);
+ * the first few allocations are tried in turn, as the witness buffer's
+ * failure only makes a partition unstaged. */
+static void case_copies_nomem(void)
+{
+    char msg[600];
+    circ c;
+    if (!make_circ(&c, 3000, 3, 0, 98, 0)) return;
+    cz_be_circuit bc = {.pk = &c.pk, .cs = &c.cs};
+    cz_be_key *kc = NULL, *kg = NULL;
+    CHECK(cz_be_load(cpu, &bc, &kc, msg, sizeof msg) == CZ_OK);
+    CHECK(cz_be_load(gpu, &bc, &kg, msg, sizeof msg) == CZ_OK);
+    if (!kc || !kg) return;
+    int on_cpu = -1, recovered = 0;
+    same_proof(kc, kg, wg, c.w, &c.pvk, c.cs.n_inputs - 1, "copies: first", &on_cpu);
+    CHECK_MSG(on_cpu == 0 && last_t.h_copies, "copies: the first proof did not use window copies");
+    for (long nth = 1; nth <= 8 && !recovered; nth++) {
+        char what[80];
+        snprintf(what, sizeof what, "copies: reset before alloc #%ld", nth);
+        cz_cuda_inject(0, 1);
+        same_proof(kc, kg, wg, c.w, &c.pvk, c.cs.n_inputs - 1, what, &on_cpu);
+        cz_cuda_inject(0, 0);
+        snprintf(what, sizeof what, "copies: inject alloc #%ld", nth);
+        long before = cz_cuda_injected();
+        cz_cuda_inject(nth, 0);
+        same_proof(kc, kg, wg, c.w, &c.pvk, c.cs.n_inputs - 1, what, &on_cpu);
+        cz_cuda_inject(0, 0);
+        long fired = cz_cuda_injected() - before;
+        CHECK_MSG(on_cpu == 0, "%s: proved on the CPU though the copies could be given back", what);
+        if (fired && !last_t.h_copies) recovered = 1;
+    }
+    CHECK_MSG(recovered, "no injected allocation failure made a partition give the window copies back");
+    same_proof(kc, kg, wg, c.w, &c.pvk, c.cs.n_inputs - 1, "copies: after", &on_cpu);
+    CHECK_MSG(on_cpu == 0 && !last_t.h_copies, "copies: after giving them back: on_cpu %d, h_copies %d", on_cpu,
+              last_t.h_copies);
+    cz_be_release(gpu, kg);
     cz_be_release(cpu, kc);
     free_circ(&c);
 }
@@ -678,6 +725,7 @@ int main(void)
     case_snarkjs_chain();
     case_residency();
     case_injection();
+    case_copies_nomem();
     case_streamed();
     case_budget_stream();
     case_tiers();

@@ -57,6 +57,12 @@
  *       outside the lock) or d_wshared (UNSTAGED, under it) on the upload
  *       stream (witness_bits.cu), with the key's resident bit map, before
  *       the compute stream's wait on up1;
+ *   the H bases' window copies (cz_cuda_msm_g1_copies; not with
+ *       CZ_PROVER_H_COPIES=0), per key: made at load (under the lock: the
+ *       compute stream makes them) when the budget has room for them and
+ *       an estimate of a partition's scratch (partition_bytes), freed with
+ *       the key, and given back first when memory runs short: a
+ *       partition's NOMEM (it then runs again) or a later key's load;
  *   host side per worker: a pinned witness buffer (cz_be_worker_buffer)
  *       and two pinned staging buffers for witnesses in pageable memory,
  *       allocated once.
@@ -114,6 +120,11 @@ struct dev_backend {
      * under it): the bytes d_wshared and d_abc hold, and the scratch
      * generation, which free_scratch bumps */
     uint64_t pub_wshared, pub_abc, gen;
+    /* the H bases' window copies (CZ_PROVER_H_COPIES): 1 made where the
+     * budget leaves room, 0 never; and the keys holding a table (a list
+     * through hc_next, changed only under kernel_mu) */
+    int hc_mode;
+    struct dev_key *hc_keys;
 };
 
 /* one MSM's bases: resident (dev), or streamed from the host key (dev
@@ -146,6 +157,12 @@ struct dev_key {
     /* the circuit's bit map (compact witnesses), resident; NULL without */
     uint64_t *d_bmask, *d_brank;
     uint64_t b_fields, b_len; /* its field count, a compact witness's Fr */
+    /* window copies of the H bases (cz_cuda_msm_g1_copies), made at load
+     * when the budget has room, given back first when memory runs short
+     * (drop_h_copies) */
+    cz_g1_aff *h_copies;
+    int hc_c, hc_copies;
+    struct dev_key *hc_next;
 };
 
 struct dev_worker {
@@ -180,6 +197,11 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
     b->host_stage = o->host_stage;
     b->host_stage_ctx = o->host_stage_ctx;
     b->gen = 1; /* a new key's region_gen is 0: not in place */
+    {
+        /* CZ_PROVER_H_COPIES=0: never make the H bases' window copies */
+        const char *hc = getenv("CZ_PROVER_H_COPIES");
+        b->hc_mode = !(hc && !strcmp(hc, "0"));
+    }
     pthread_mutex_init(&b->kernel_mu, NULL);
     cudaDeviceProp prop;
     uint64_t budget = 0;
@@ -256,10 +278,44 @@ void cz__cuda_prover_vram(void *self, uint64_t *budget, uint64_t *used, uint64_t
 
 /* ------------------------------------------------------------------ keys */
 
+/* under kernel_mu: k's window copies go (unlinked from the device's list) */
+static void free_h_copies(dev_backend *b, dev_key *k)
+{
+    if (!k->h_copies) return;
+    for (dev_key **p = &b->hc_keys; *p; p = &(*p)->hc_next)
+        if (*p == k) {
+            *p = k->hc_next;
+            break;
+        }
+    k->hc_next = NULL;
+    cz__vram_free(k->h_copies);
+    k->h_copies = NULL;
+}
+
+/* under kernel_mu: every key's window copies go (memory ran short; they are
+ * not made again); whether there were any */
+static int drop_h_copies(dev_backend *b)
+{
+    int any = b->hc_keys != NULL;
+    while (b->hc_keys) {
+        dev_key *k = b->hc_keys;
+        if (!b->quiet)
+            fprintf(stderr, "cuzk: cuda:%d: the H bases' window copies given back (device memory ran short)\n",
+                    b->device);
+        free_h_copies(b, k);
+    }
+    return any;
+}
+
 static void key_free(dev_backend *b, dev_key *k)
 {
     if (!k) return;
     cudaSetDevice(b->device);
+    if (k->h_copies) {
+        pthread_mutex_lock(&b->kernel_mu);
+        free_h_copies(b, k);
+        pthread_mutex_unlock(&b->kernel_mu);
+    }
     if (!k->adopted) cz_cuda_pk_dev_free(&k->pk);
     for (int i = 0; i < 5; i++) cz__vram_free(k->q[i].owned);
     cz__vram_free(k->d_da);
@@ -438,6 +494,63 @@ fail:
     return e;
 }
 
+/* what a partition of k holds on the device beside the key, about, for
+ * the window copies' room: a, b, c (3 x domain), the shared witness and
+ * two workers' witness buffers, and the MSM context's scratch for its
+ * largest MSM (per-scalar lists, the sort's four arrays of at most 2^28
+ * entries, buckets, partial sums and temporaries: DEFAULT_MAX_ENTRIES in
+ * msm_impl.cuh) */
+static uint64_t partition_bytes(const dev_key *k)
+{
+    uint64_t n = k->m > k->n_vars ? k->m : k->n_vars, e = 13 * n;
+    if (e > ((uint64_t)1 << 28)) e = (uint64_t)1 << 28;
+    return 3 * k->m * sizeof(cz_fr) + 3 * k->n_vars * sizeof(cz_fr) + 40 * n + 16 * e + ((uint64_t)2 << 30);
+}
+
+/* window copies of k's H bases (resident ones) when the budget has room
+ * for them beside the key and a partition (partition_bytes; an estimate:
+ * a partition that then runs out of memory gives them back and runs
+ * again, prove_one). Under kernel_mu: the table is made on the compute
+ * stream. A failure costs only the speed-up. */
+static void make_h_copies(dev_backend *b, dev_key *k)
+{
+    const base_set *q = &k->q[Q_H];
+    if (!b->hc_mode || !q->dev || q->n < 2) return;
+    int copies = 0, c = cz_cuda_msm_copies_plan(q->n, &copies);
+    uint64_t budget = 0, used = 0, peak = 0, bytes = (uint64_t)copies * q->n * sizeof(cz_g1_aff);
+    uint64_t need = bytes + partition_bytes(k);
+    char m2[300];
+    cz_cuda_vram_stats(b->device, &budget, &used, &peak);
+    if (used + need > budget) {
+        if (!b->quiet)
+            fprintf(stderr, "cuzk: cuda:%d: no room for the H bases' window copies (%.1f GB and %.1f GB for a "
+                            "partition; %.1f GB free): the H MSM runs without\n", b->device, bytes / 1e9,
+                    (need - bytes) / 1e9, (budget - used) / 1e9);
+        return;
+    }
+    double t0 = cz_now_ms();
+    if (!b->msm && cz__cuda_msm_create_prio(&b->msm, b->device, b->msm_prio, m2, sizeof m2)) {
+        if (!b->quiet) fprintf(stderr, "cuzk: cuda:%d: H bases' window copies not made: %s\n", b->device, m2);
+        cudaGetLastError();
+        return;
+    }
+    if (cz_cuda_msm_g1_copies_make(b->msm, &k->h_copies, (const cz_g1_aff *)q->dev, q->n, c, copies, m2,
+                                   sizeof m2)) {
+        if (!b->quiet) fprintf(stderr, "cuzk: cuda:%d: H bases' window copies not made: %s\n", b->device, m2);
+        k->h_copies = NULL;
+        cudaGetLastError();
+        return;
+    }
+    k->hc_c = c;
+    k->hc_copies = copies;
+    k->hc_next = b->hc_keys;
+    b->hc_keys = k;
+    k->bytes += bytes;
+    if (!b->quiet)
+        fprintf(stderr, "cuzk: cuda:%d: H bases' window copies made: %d x %.2f GB, c = %d, in %.1f s\n", b->device,
+                copies, bytes / 1e9 / copies, c, (cz_now_ms() - t0) / 1e3);
+}
+
 cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint64_t *bytes, char *msg,
                             size_t msglen)
 {
@@ -448,6 +561,12 @@ cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint
     int host = c->zpk || (c->pk && c->pk->h && !c->dev_pk);
     cz_err e = CZ_ERR_NOMEM;
     if (!(knob_stream == 1 && host)) e = load_once(b, c, 0, &k, msg, msglen);
+    if (e == CZ_ERR_NOMEM && b->hc_keys) { /* other keys' window copies first */
+        pthread_mutex_lock(&b->kernel_mu);
+        drop_h_copies(b);
+        pthread_mutex_unlock(&b->kernel_mu);
+        e = load_once(b, c, 0, &k, msg, msglen);
+    }
     if (e == CZ_ERR_NOMEM && host) {
         /* the bases do not fit: keep the rest resident, stream the bases */
         char first[300], m2[300];
@@ -463,6 +582,9 @@ cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint
                             "are streamed from the host for every partition\n", b->device, first);
     }
     if (e) return e;
+    pthread_mutex_lock(&b->kernel_mu);
+    make_h_copies(b, k);
+    pthread_mutex_unlock(&b->kernel_mu);
     *key = k;
     *bytes = k->bytes;
     return CZ_OK;
@@ -866,8 +988,11 @@ static float elapsed(cudaEvent_t a, cudaEvent_t b)
 }
 
 /* wit: the full witness, or NULL and compact: the compact one */
-static cz_err prove_one(void *wp, void *keyp, const cz_fr *wit, const cz_fr *compact, const cz_fr *r,
-                        const cz_fr *s, cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
+/* one try of a partition; *dropped: it ran out of memory and gave the
+ * device's window copies back (prove_one tries again) */
+static cz_err prove_try(void *wp, void *keyp, const cz_fr *wit, const cz_fr *compact, const cz_fr *r,
+                        const cz_fr *s, cz_groth16_proof *out, cz_groth16_timings *t, int *dropped, char *msg,
+                        size_t msglen)
 {
     dev_worker *w = (dev_worker *)wp;
     dev_key *k = (dev_key *)keyp;
@@ -977,7 +1102,11 @@ static cz_err prove_one(void *wp, void *keyp, const cz_fr *wit, const cz_fr *com
                     CZ_CK(cudaStreamWaitEvent(st, b->ev[EV_NTT], 0));
                     CZ_CK(cudaEventRecord(b->ev[EV_HWAIT], st));
                 }
-                if (i < 4) e = run_msm(b, acc[i], &k->q[i], sc[i], cnt[i], dd[i], hd[i], msg, msglen);
+                if (i == 0 && k->h_copies) {
+                    e = cz_cuda_msm_g1_copies(b->msm, acc[0], k->h_copies, k->q[Q_H].n, k->hc_c, k->hc_copies,
+                                              sc[0], cnt[0], 1, NULL, msg, msglen);
+                    t->h_copies = cz__cuda_msm_last_copies(b->msm);
+                } else if (i < 4) e = run_msm(b, acc[i], &k->q[i], sc[i], cnt[i], dd[i], hd[i], msg, msglen);
                 else e = run_msm(b, &b2_acc, &k->q[i], sc[i], cnt[i], dd[i], hd[i], msg, msglen);
                 if (e) goto fail;
                 CZ_CK(cudaEventRecord(b->ev[EV_H + i], st));
@@ -1023,9 +1152,22 @@ fail:
     }
     if (st) cudaStreamSynchronize(st);
     free_scratch(b); /* which waits for the H stream too */
+    if (e == CZ_ERR_NOMEM) *dropped = drop_h_copies(b); /* the first thing to give back */
     pthread_mutex_unlock(&b->kernel_mu);
     cudaGetLastError();
     t->total_ms = cz_now_ms() - t0;
+    return e;
+}
+
+/* a partition; one that runs out of memory while window copies are held
+ * gives them back and runs again before its error goes to backend.c (which
+ * would prove it on the CPU) */
+static cz_err prove_one(void *wp, void *keyp, const cz_fr *wit, const cz_fr *compact, const cz_fr *r,
+                        const cz_fr *s, cz_groth16_proof *out, cz_groth16_timings *t, char *msg, size_t msglen)
+{
+    int dropped = 0;
+    cz_err e = prove_try(wp, keyp, wit, compact, r, s, out, t, &dropped, msg, msglen);
+    if (e == CZ_ERR_NOMEM && dropped) e = prove_try(wp, keyp, wit, compact, r, s, out, t, &dropped, msg, msglen);
     return e;
 }
 

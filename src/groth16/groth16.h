@@ -68,6 +68,7 @@ typedef struct {
     uint64_t h2d_bytes, staged_bytes;
     int on_cpu, stage;
     int overlap; /* CUDA: 1 when the SpMV and H ran beside the witness MSMs (CZ_PROVER_OVERLAP) */
+    int h_copies; /* CUDA: 1 when the H MSM summed through window copies of its bases (docs/CUDA_MSM.md) */
 } cz_groth16_timings;
 
 /* the witness's way to the device, chosen per partition from the budget:

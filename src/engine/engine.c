@@ -931,7 +931,8 @@ static void *prove_main(void *arg)
          * for the kernels (0 on the CPU; on CUDA the stages' sum, or below
          * it when H runs beside the witness MSMs, which overlap=1 says);
          * stage (CZ_STAGE_*: 1 staged, 2 partial, 3 unstaged) and
-         * staged_bytes: how the witness went to the device, when it did */
+         * staged_bytes: how the witness went to the device, when it did;
+         * h_copies=1: the H MSM summed through window copies of its bases */
         char stage[64] = "";
         if (tm.stage)
             snprintf(stage, sizeof stage, ",stage=%d,staged_bytes=%llu", tm.stage,
@@ -939,11 +940,12 @@ static void *prove_main(void *arg)
         timeline(e, "GPU_END", j,
                  "worker=%u,partition=%u,gpu_ms=%llu,device=%u,spmv_ms=%.0f,ntt_ms=%.0f,msm_ms=%.0f,verify_ms=%.0f,"
                  "upload_ms=%.0f,msm_h_ms=%.0f,msm_l_ms=%.0f,msm_hl_ms=%.0f,msm_a_ms=%.0f,msm_b1_ms=%.0f,"
-                 "msm_b2_ms=%.0f,total_ms=%.0f,device_ms=%.0f%s%s%s%s%s",
+                 "msm_b2_ms=%.0f,total_ms=%.0f,device_ms=%.0f%s%s%s%s%s%s",
                  wi, p->idx, (unsigned long long)gpu_ms, dev, tm.spmv_ms, tm.ntt_ms,
                  tm.msm_hl_ms + tm.msm_a_ms + tm.msm_b1_ms + tm.msm_b2_ms, verify_ms, tm.upload_ms, tm.msm_h_ms,
                  tm.msm_l_ms, tm.msm_hl_ms, tm.msm_a_ms, tm.msm_b1_ms, tm.msm_b2_ms, tm.total_ms, tm.device_ms,
-                 stage, tm.overlap ? ",overlap=1" : "", tm.on_cpu ? ",cpu=1" : "", ok ? "" : ",error=1",
+                 stage, tm.overlap ? ",overlap=1" : "", tm.h_copies ? ",h_copies=1" : "", tm.on_cpu ? ",cpu=1" : "",
+                 ok ? "" : ",error=1",
                  retry ? ",retry=1" : "");
 
         pthread_mutex_lock(&e->mu);

@@ -255,18 +255,32 @@ static void case_residency(void)
     free_circ(&c);
 }
 
+/* a circuit of 3000 constraints (3 public inputs) from seed, loaded on
+ * both backends; 0 (and nothing held) when either failed */
+static int load_both(circ *c, uint64_t seed, cz_be_key **kc, cz_be_key **kg)
+{
+    char msg[600];
+    *kc = *kg = NULL;
+    if (!make_circ(c, 3000, 3, 0, seed, 0)) return 0;
+    cz_be_circuit bc = {.pk = &c->pk, .cs = &c->cs};
+    CHECK_MSG(cz_be_load(cpu, &bc, kc, msg, sizeof msg) == CZ_OK, "%s", msg);
+    CHECK_MSG(cz_be_load(gpu, &bc, kg, msg, sizeof msg) == CZ_OK, "%s", msg);
+    if (*kc && *kg) return 1;
+    cz_be_release(cpu, *kc);
+    cz_be_release(gpu, *kg);
+    free_circ(c);
+    return 0;
+}
+
 /* injected failures: each partition still gets the right proof (on the CPU
  * when its GPU run failed), and the next one runs on the GPU */
 static void case_injection(void)
 {
     char msg[600];
     circ c;
-    if (!make_circ(&c, 3000, 3, 0, 99, 0)) return;
+    cz_be_key *kc, *kg;
+    if (!load_both(&c, 99, &kc, &kg)) return;
     cz_be_circuit bc = {.pk = &c.pk, .cs = &c.cs};
-    cz_be_key *kc = NULL, *kg = NULL;
-    CHECK(cz_be_load(cpu, &bc, &kc, msg, sizeof msg) == CZ_OK);
-    CHECK(cz_be_load(gpu, &bc, &kg, msg, sizeof msg) == CZ_OK);
-    if (!kc || !kg) return;
     /* a proof in steady state allocates nothing, so each allocation
      * injection follows a launch injection, whose failure freed the
      * scratch the next proof must allocate again */
@@ -341,14 +355,9 @@ static void case_injection(void)
  * failure only makes a partition unstaged. */
 static void case_copies_nomem(void)
 {
-    char msg[600];
     circ c;
-    if (!make_circ(&c, 3000, 3, 0, 98, 0)) return;
-    cz_be_circuit bc = {.pk = &c.pk, .cs = &c.cs};
-    cz_be_key *kc = NULL, *kg = NULL;
-    CHECK(cz_be_load(cpu, &bc, &kc, msg, sizeof msg) == CZ_OK);
-    CHECK(cz_be_load(gpu, &bc, &kg, msg, sizeof msg) == CZ_OK);
-    if (!kc || !kg) return;
+    cz_be_key *kc, *kg;
+    if (!load_both(&c, 98, &kc, &kg)) return;
     int on_cpu = -1, recovered = 0;
     same_proof(kc, kg, wg, c.w, &c.pvk, c.cs.n_inputs - 1, "copies: first", &on_cpu);
     CHECK_MSG(on_cpu == 0 && last_t.h_copies, "copies: the first proof did not use window copies");

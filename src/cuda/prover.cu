@@ -544,8 +544,7 @@ static void make_h_copies(dev_backend *b, dev_key *k)
     k->hc_c = c;
     k->hc_copies = copies;
     k->hc_next = b->hc_keys;
-    b->hc_keys = k;
-    k->bytes += bytes;
+    b->hc_keys = k; /* not in k->bytes: the key's own residency, which the copies only speed up */
     if (!b->quiet)
         fprintf(stderr, "cuzk: cuda:%d: H bases' window copies made: %d x %.2f GB, c = %d, in %.1f s\n", b->device,
                 copies, bytes / 1e9 / copies, c, (cz_now_ms() - t0) / 1e3);

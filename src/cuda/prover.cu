@@ -27,7 +27,10 @@
  * partition to the last MSM sum read back. The staged part of a witness
  * crosses outside it on the worker's upload stream, so the next partition's
  * witness crosses PCIe while the current one is being proved; the compute
- * stream waits for it on an event. Nothing else is locked here (the budget
+ * stream waits for it on an event. kernel_mu is also held while a key's
+ * H window copies are made (at load, on the compute stream) or freed
+ * (unload, or given back when memory runs short), so the list of keys
+ * holding them (hc_keys) changes only under it. Nothing else is locked here (the budget
  * allocator's own mutex is taken and dropped inside each allocation and
  * each read of its figures); what the stage choice reads of the device's
  * buffers outside the lock is published under it in atomics.
@@ -559,12 +562,14 @@ cz_err cz__cuda_prover_load(void *self, const cz_be_circuit *c, void **key, uint
     *bytes = 0;
     int host = c->zpk || (c->pk && c->pk->h && !c->dev_pk);
     cz_err e = CZ_ERR_NOMEM;
-    if (!(knob_stream == 1 && host)) e = load_once(b, c, 0, &k, msg, msglen);
-    if (e == CZ_ERR_NOMEM && b->hc_keys) { /* other keys' window copies first */
-        pthread_mutex_lock(&b->kernel_mu);
-        drop_h_copies(b);
-        pthread_mutex_unlock(&b->kernel_mu);
+    if (!(knob_stream == 1 && host)) {
         e = load_once(b, c, 0, &k, msg, msglen);
+        if (e == CZ_ERR_NOMEM) { /* other keys' window copies go first */
+            pthread_mutex_lock(&b->kernel_mu);
+            int dropped = drop_h_copies(b);
+            pthread_mutex_unlock(&b->kernel_mu);
+            if (dropped) e = load_once(b, c, 0, &k, msg, msglen);
+        }
     }
     if (e == CZ_ERR_NOMEM && host) {
         /* the bases do not fit: keep the rest resident, stream the bases */

@@ -182,7 +182,7 @@ static void test_reference_zeroes(void)
           c.total_budget_bytes == 0);
 }
 
-/* ours: gpus.backend, gpus.vram_margin_mib, gpus.synth_cpu_setup and gpus.device_copies */
+/* ours: gpus.backend, gpus.vram_margin_mib, gpus.synth_cpu_setup, gpus.h_copies and gpus.device_copies */
 static void test_backend_keys(void)
 {
     cz_config c;
@@ -204,6 +204,12 @@ static void test_backend_keys(void)
     CHECK(parse(&c, "[gpus]\nsynth_cpu_setup = true\n", NULL, msg, sizeof msg) == CZ_OK && c.synth_cpu_setup == 1);
     CHECK(parse(&c, "[gpus]\nsynth_cpu_setup = 1\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
     CHECK_MSG(strstr(msg, "gpus.synth_cpu_setup"), "%s", msg);
+    /* the H bases' window copies: on unless h_copies = false */
+    CHECK(parse(&c, "", NULL, msg, sizeof msg) == CZ_OK && c.h_copies == 1);
+    CHECK(parse(&c, "[gpus]\nh_copies = false\n", NULL, msg, sizeof msg) == CZ_OK && c.h_copies == 0);
+    CHECK(parse(&c, "[gpus]\nh_copies = true\n", NULL, msg, sizeof msg) == CZ_OK && c.h_copies == 1);
+    CHECK(parse(&c, "[gpus]\nh_copies = \"no\"\n", NULL, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK_MSG(strstr(msg, "gpus.h_copies"), "%s", msg);
     /* device slots per device: 1 unless device_copies (0 reads as 1) */
     CHECK(parse(&c, "", NULL, msg, sizeof msg) == CZ_OK && c.device_copies == 1);
     CHECK(parse(&c, "[gpus]\ndevice_copies = 3\n", NULL, msg, sizeof msg) == CZ_OK && c.device_copies == 3);

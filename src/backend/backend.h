@@ -62,6 +62,10 @@ typedef struct {
     uint64_t vram_margin;  /* CUDA: device bytes kept out of the budget;
                             * 0 = CZ_BE_VRAM_MARGIN_DEFAULT */
     int quiet;             /* no warnings on stderr */
+    int no_h_copies;       /* CUDA: never make window copies of a key's H
+                            * bases (made by default where the device has
+                            * room: docs/GPU_PROVER.md; CZ_PROVER_H_COPIES=0
+                            * in the environment does the same) */
     /* called with on = 1 before and on = 0 after each partition proved on
      * the host (the CPU backend, and a CUDA backend's CPU fallback): the
      * bandwidth-heavy host stage the engine's synthesis throttle watches;

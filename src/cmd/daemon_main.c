@@ -324,6 +324,7 @@ int main(int argc, char **argv)
     eo.device_rest_ms = cfg.device_rest_ms;
     eo.vram_margin = cfg.vram_margin_bytes;
     eo.synth_cpu_setup = cfg.synth_cpu_setup;
+    eo.no_h_copies = !cfg.h_copies;
     eo.gpu_workers = cfg.gpu_workers_per_device;
     eo.max_queue_depth = cfg.max_gpu_queue_depth > 0 ? cfg.max_gpu_queue_depth
                                                       : cfg.synthesis_lookahead + eo.synthesis_workers;

@@ -201,9 +201,10 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
     b->host_stage_ctx = o->host_stage_ctx;
     b->gen = 1; /* a new key's region_gen is 0: not in place */
     {
-        /* CZ_PROVER_H_COPIES=0: never make the H bases' window copies */
+        /* no_h_copies, or CZ_PROVER_H_COPIES=0: never make the H bases'
+         * window copies */
         const char *hc = getenv("CZ_PROVER_H_COPIES");
-        b->hc_mode = !(hc && !strcmp(hc, "0"));
+        b->hc_mode = !o->no_h_copies && !(hc && !strcmp(hc, "0"));
     }
     pthread_mutex_init(&b->kernel_mu, NULL);
     cudaDeviceProp prop;

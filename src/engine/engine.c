@@ -1171,7 +1171,8 @@ static cz_err open_backends(cz_engine *e, char *msg, size_t msglen)
     for (unsigned slot = 0; slot < nd * copies; slot++) {
         cz_backend_opts bo = {.kind = e->o.backend, .device = devs[slot / copies],
                               .threads = (unsigned)e->o.prove_threads, .vram_margin = e->o.vram_margin,
-                              .host_stage = host_stage, .host_stage_ctx = e, .quiet = slot > 0};
+                              .host_stage = host_stage, .host_stage_ctx = e, .quiet = slot > 0,
+                              .no_h_copies = e->o.no_h_copies};
         if (slot) bo.kind = cz_be_kind(e->be[0]); /* the rest as the first opened: all CUDA, or all CPU */
         char m[512];
         cz_err be_err = cz_be_open(&e->be[slot], &bo, m, sizeof m);

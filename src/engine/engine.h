@@ -112,6 +112,10 @@ typedef struct {
      * host copy of their points, so no CPU fallback: circuit.h) unless this
      * is 1, which makes them with the CPU setup as on the CPU backend */
     int synth_cpu_setup;
+    /* 1: a CUDA backend never makes window copies of a key's H bases
+     * (backend.h's no_h_copies; 0, the default, makes them where the
+     * device has room) */
+    int no_h_copies;
     /* host memory (membudget.h): the budget in bytes for keys and partitions
      * in flight (0 = no limit), and how long a loaded key must have been idle
      * before memory pressure evicts it */

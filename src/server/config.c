@@ -45,7 +45,9 @@
  * gpus.vram_margin_mib (an integer count of MiB, default 512, 0 = the
  * default, at most 1048576), gpus.synth_cpu_setup (a boolean, default
  * false: on a CUDA backend the synthetic circuits' keys are made on the
- * GPU); synthesis.throttle; logging.format "text". */
+ * GPU), gpus.h_copies (a boolean, default true: window copies of a key's H
+ * bases on a CUDA device with room for them); synthesis.throttle;
+ * logging.format "text". */
 #include "server/config.h"
 
 #include <ctype.h>
@@ -100,6 +102,7 @@ void cz_config_defaults(cz_config *c)
     c->backend = CZ_BACKEND_AUTO;
     c->vram_margin_bytes = CZ_BE_VRAM_MARGIN_DEFAULT;
     c->synth_cpu_setup = 0;
+    c->h_copies = 1;
 }
 
 /* ---- value readers ---- */
@@ -455,6 +458,7 @@ static const keydef keys[] = {
     {"gpus", "backend", K_BACKEND, 0, 0, NULL},
     {"gpus", "vram_margin_mib", K_VRAM_MARGIN, 0, 0, NULL},
     {"gpus", "synth_cpu_setup", K_BOOL, F(synth_cpu_setup), NULL},
+    {"gpus", "h_copies", K_BOOL, F(h_copies), NULL},
     {"gpus", "device_copies", K_INT_MIN1, F(device_copies), NULL},
     {"gpus", "device_fail_limit", K_INT, F(device_fail_limit), NULL},
     {"gpus", "device_rest", K_DUR, F(device_rest_ms), NULL},

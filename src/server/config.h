@@ -56,6 +56,8 @@ typedef struct cz_config {
                                  * CUDA budget, default 512 MiB (0 reads as the default) */
     int synth_cpu_setup;      /* [gpus] synth_cpu_setup: ours, the synthetic circuits' keys from the CPU
                                * setup on a CUDA backend too (default false: made on the GPU) */
+    int h_copies;             /* [gpus] h_copies: ours, window copies of a key's H bases on a CUDA
+                               * device where it has room (default true; false: never) */
     int device_copies;        /* [gpus] device_copies: ours, each device opened this many times as as many
                                * device slots sharing its memory (tests of the multi-device paths on one
                                * device), default 1 */

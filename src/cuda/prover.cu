@@ -301,13 +301,10 @@ static void free_h_copies(dev_backend *b, dev_key *k)
 static int drop_h_copies(dev_backend *b)
 {
     int any = b->hc_keys != NULL;
-    while (b->hc_keys) {
-        dev_key *k = b->hc_keys;
-        if (!b->quiet)
-            fprintf(stderr, "cuzk: cuda:%d: the H bases' window copies given back (device memory ran short)\n",
-                    b->device);
-        free_h_copies(b, k);
-    }
+    while (b->hc_keys) free_h_copies(b, b->hc_keys);
+    if (any && !b->quiet)
+        fprintf(stderr, "cuzk: cuda:%d: the H bases' window copies given back (device memory ran short)\n",
+                b->device);
     return any;
 }
 
@@ -533,15 +530,10 @@ static void make_h_copies(dev_backend *b, dev_key *k)
         return;
     }
     double t0 = cz_now_ms();
-    if (!b->msm && cz__cuda_msm_create_prio(&b->msm, b->device, b->msm_prio, m2, sizeof m2)) {
-        if (!b->quiet) fprintf(stderr, "cuzk: cuda:%d: H bases' window copies not made: %s\n", b->device, m2);
-        cudaGetLastError();
-        return;
-    }
-    if (cz_cuda_msm_g1_copies_make(b->msm, &k->h_copies, (const cz_g1_aff *)q->dev, q->n, c, copies, m2,
+    if ((!b->msm && cz__cuda_msm_create_prio(&b->msm, b->device, b->msm_prio, m2, sizeof m2)) ||
+        cz_cuda_msm_g1_copies_make(b->msm, &k->h_copies, (const cz_g1_aff *)q->dev, q->n, c, copies, m2,
                                    sizeof m2)) {
         if (!b->quiet) fprintf(stderr, "cuzk: cuda:%d: H bases' window copies not made: %s\n", b->device, m2);
-        k->h_copies = NULL;
         cudaGetLastError();
         return;
     }

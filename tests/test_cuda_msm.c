@@ -127,21 +127,31 @@ static void make_scalars(cz_fr *k, size_t n, int kind)
 DEFINE_BASES(g1)
 DEFINE_BASES(g2)
 
+/* a density bitmap of n bits with about `dens` percent set (NULL for 100:
+ * no bitmap); *nb = the bases it selects (n without one) */
+static uint64_t *make_density(size_t n, int dens, size_t *nb)
+{
+    *nb = n;
+    if (dens >= 100) return NULL;
+    uint64_t *d = calloc((n + 63) / 64, 8);
+    *nb = 0;
+    for (size_t i = 0; i < n; i++)
+        if (cz_rng_u64(&rng) % 100 < (uint64_t)dens) {
+            d[i / 64] |= 1ULL << (i % 64);
+            (*nb)++;
+        }
+    return d;
+}
+
 /* one case: n scalars of a kind, density with about `dens` percent of bits
  * set (100: no bitmap), the window / entry budget forced as given */
 #define DEFINE_CASE(G)                                                                          \
     static void case_##G(size_t n, int kind, int dens, int mont, int window, size_t max_entries) \
     {                                                                                           \
-        size_t words = (n + 63) / 64, nb = n;                                                   \
-        uint64_t *d = NULL;                                                                     \
+        size_t nb;                                                                              \
         cz_fr *k = malloc(n * sizeof *k);                                                       \
         make_scalars(k, n, kind);                                                               \
-        if (dens < 100) {                                                                       \
-            d = calloc(words, 8);                                                               \
-            nb = 0;                                                                             \
-            for (size_t i = 0; i < n; i++)                                                      \
-                if (cz_rng_u64(&rng) % 100 < (uint64_t)dens) { d[i / 64] |= 1ULL << (i % 64); nb++; } \
-        }                                                                                       \
+        uint64_t *d = make_density(n, dens, &nb);                                               \
         cz_##G##_aff *b = malloc((nb ? nb : 1) * sizeof *b);                                    \
         bases_##G(b, nb ? nb : 1);                                                              \
         cz_fr *kp = k;                                                                          \
@@ -307,19 +317,10 @@ static void host_copies_cases(void)
 static void case_copies_chunk(size_t n, int kind, int dens, int mont, int c, int mode, size_t max_entries,
                               size_t chunk)
 {
-    size_t words = (n + 63) / 64, nb = n;
-    uint64_t *d = NULL;
+    size_t nb;
     cz_fr *k = malloc(n * sizeof *k);
     make_scalars(k, n, kind);
-    if (dens < 100) {
-        d = calloc(words, 8);
-        nb = 0;
-        for (size_t i = 0; i < n; i++)
-            if (cz_rng_u64(&rng) % 100 < (uint64_t)dens) {
-                d[i / 64] |= 1ULL << (i % 64);
-                nb++;
-            }
-    }
+    uint64_t *d = make_density(n, dens, &nb);
     if (nb == 0) nb = 1;
     int copies = 0;
     if (c) copies = (256 + c - 1) / c;

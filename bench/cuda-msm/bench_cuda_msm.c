@@ -36,7 +36,9 @@
 #include "util/rng.h"
 
 #define MAX_REPS 64
-#define MAX_ROWS 32
+/* at most 8 sizes a list: random (8), its copies and their making (16),
+ * sppark (8), Filecoin-shaped (8), G2 (8) */
+#define MAX_ROWS 48
 
 typedef int (*sppark_fn)(const void *, size_t, const void *, int, double *, void *);
 
@@ -53,6 +55,18 @@ typedef struct {
 
 static row_t rows[MAX_ROWS];
 static int nrows;
+
+/* the next row of the table, named and sized, nothing measured yet */
+static row_t *new_row(const char *what, int lg, int reps)
+{
+    row_t *r = &rows[nrows++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->what, sizeof r->what, "%s", what);
+    r->lg = lg;
+    r->reps = reps;
+    r->agree = -1;
+    return r;
+}
 
 static double now_ms(void)
 {
@@ -148,12 +162,7 @@ static row_t *time_ours(cz_cuda_msm *ctx, const char *what, int lg, int g2, cons
                         size_t n, int reps, void *result, const cz_g1_aff *table, int c, int copies)
 {
     char msg[256];
-    row_t *r = &rows[nrows++];
-    memset(r, 0, sizeof *r);
-    snprintf(r->what, sizeof r->what, "%s", what);
-    r->lg = lg;
-    r->reps = reps;
-    r->agree = -1;
+    row_t *r = new_row(what, lg, reps);
     for (int i = -1; i < reps; i++) {
         double t0 = now_ms();
         cz_err e = g2      ? cz_cuda_msm_g2(ctx, (cz_g2_jac *)result, dbases, dk, n, 1, NULL, msg, sizeof msg)
@@ -261,13 +270,8 @@ int main(int argc, char **argv)
                 /* no room for the table (copies x the bases): say so, go on */
                 printf("  %-14s 2^%d  skipped: %s\n", "g1-copies", sizes[i], msg);
             } else {
-                row_t *mk = &rows[nrows++];
-                memset(mk, 0, sizeof *mk);
-                snprintf(mk->what, sizeof mk->what, "g1-copies-make");
-                mk->lg = sizes[i];
-                mk->reps = 1;
+                row_t *mk = new_row("g1-copies-make", sizes[i], 1);
                 mk->ms[0] = mk->median = now_ms() - t0;
-                mk->agree = -1;
                 mk->c = c;
                 mk->nw = copies;
                 printf("  %-14s 2^%d  %9.2f ms  (c=%d, %d copies: %.1f GB)\n", "g1-copies-make", sizes[i],
@@ -281,11 +285,7 @@ int main(int argc, char **argv)
         }
         cz_cuda_msm_free(ctx, dk);
         if (sp) {
-            row_t *s = &rows[nrows++];
-            memset(s, 0, sizeof *s);
-            snprintf(s->what, sizeof s->what, "sppark-g1");
-            s->lg = sizes[i];
-            s->reps = reps;
+            row_t *s = new_row("sppark-g1", sizes[i], reps);
             int e = sp(b1, n, k, reps, s->ms, &theirs);
             if (e) {
                 fprintf(stderr, "sppark harness failed at 2^%d: code %d\n", sizes[i], e);

@@ -15,7 +15,8 @@
  * last transform in place and a bit-reversal pass (CZ_NTT_FOLD=0), and in
  * the seven-transform order (CZ_H_SEVEN=1). The butterflies keep their
  * values below 2r by default; a few sizes and both H run again with every
- * value canonical (CZ_NTT_LAZY=0). */
+ * value canonical (CZ_NTT_LAZY=0), and a few other splits of the levels
+ * into passes (CZ_NTT_PASSES). */
 #include <stdlib.h>
 #include <string.h>
 #include "testutil.h"
@@ -235,6 +236,34 @@ int main(void)
         check_h(13, 7, 0);
         check_h(13, 5, 1);
         unsetenv("CZ_NTT_LAZY");
+        /* other splits of the levels into passes (CZ_NTT_PASSES), one not
+         * summing to k (the plan's own then) */
+        static const char *splits[] = {"4,5,5", "6,8", "2,3,4,5", "5,5"};
+        for (with_scratch = 0; with_scratch < 2; with_scratch++)
+            for (size_t i = 0; i < sizeof splits / sizeof splits[0]; i++) {
+                setenv("CZ_NTT_PASSES", splits[i], 1);
+                check_transforms(14, 7, 15);
+                setenv("CZ_NTT_LEVELS", "2", 1);
+                check_transforms(14, 5, 15);
+                unsetenv("CZ_NTT_LEVELS");
+            }
+        unsetenv("CZ_NTT_PASSES");
+        {   /* the domain takes the split asked for, and the plan's own for one that does not fit */
+            static const struct { const char *v; int np, l0, llast; } want[] = {
+                {"4,5,5", 3, 4, 5}, {"2,3,4,5", 4, 2, 5}, {"5,5", 2, 9, 5}, {"4,x,5", 2, 9, 5}, {"10,4", 2, 9, 5}};
+            for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+                char msg[256];
+                int lv[8] = {0};
+                cz_cuda_ntt_domain *d = NULL;
+                setenv("CZ_NTT_PASSES", want[i].v, 1);
+                CHECK(cz_cuda_ntt_domain_create_host(&d, 14, 7, msg, sizeof msg) == CZ_OK);
+                int np = d ? cz__cuda_ntt_domain_passes(d, lv) : 0;
+                CHECK_MSG(np > 0 && np == want[i].np && lv[0] == want[i].l0 && lv[np - 1] == want[i].llast,
+                          "CZ_NTT_PASSES=%s: %d passes, %d .. %d levels", want[i].v, np, lv[0], lv[np > 0 ? np - 1 : 0]);
+                cz_cuda_ntt_domain_destroy(d);
+            }
+            unsetenv("CZ_NTT_PASSES");
+        }
         with_scratch = 0;
         printf("test_cuda_ntt: SKIP (no CUDA device); the kernels' code run on the host was checked\n");
         cz_pool_destroy(pool);
@@ -289,6 +318,14 @@ int main(void)
     check_h(16, 7, 0);
     check_h(21, 5, 1);
     unsetenv("CZ_NTT_LAZY");
+    with_scratch = 1;
+    static const char *gpu_splits[] = {"10,5,7", "9,9,4", "7,7,8"};
+    for (size_t i = 0; i < sizeof gpu_splits / sizeof gpu_splits[0]; i++) {
+        setenv("CZ_NTT_PASSES", gpu_splits[i], 1);
+        check_transforms(22, 7, 15);
+        check_h(22, 7, 0);
+    }
+    unsetenv("CZ_NTT_PASSES");
     cz_pool_destroy(pool);
     return cz_test_finish("test_cuda_ntt");
 #endif

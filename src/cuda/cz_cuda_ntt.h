@@ -77,6 +77,10 @@ cz_err cz_cuda_sync(char *msg, size_t msglen);
 cz_err cz_cuda_ntt_bench(int log_n, uint64_t generator, int kind, int reps, double *ms, char *msg,
                          size_t msglen);
 
+/* Test hook: the domain's passes (levels of each, from level 0 up, into
+ * levels[0 .. return - 1]), as CZ_NTT_PASSES or the plan set them. */
+int cz__cuda_ntt_domain_passes(const cz_cuda_ntt_domain *d, int levels[8]);
+
 #ifdef __cplusplus
 }
 #endif

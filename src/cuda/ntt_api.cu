@@ -465,6 +465,28 @@ static void plan(cz_cuda_ntt_domain *d)
             s += L;
         }
     }
+    /* CZ_NTT_PASSES=a,b,...: the levels of each pass from level 0 up, for
+     * measuring other splits (each 1 .. the tile's log, summing to k, at
+     * most 8 passes; anything else keeps the plan above) */
+    if (const char *v = getenv("CZ_NTT_PASSES")) {
+        int pl[8], np = 0, sum = 0;
+        for (const char *q = v; *q && np < 8;) {
+            char *end;
+            long L = strtol(q, &end, 10);
+            if (end == q || L < 1 || L > TL) { sum = -1; break; }
+            pl[np++] = (int)L;
+            sum += (int)L;
+            q = *end == ',' ? end + 1 : end;
+            if (*end && *end != ',') { sum = -1; break; }
+        }
+        if (sum == k) {
+            d->np = np;
+            for (int p = 0, at = 0; p < np; at += pl[p], p++) {
+                d->ps[p] = at;
+                d->pl[p] = pl[p];
+            }
+        }
+    }
     for (int p = 0; p < d->np; p++) d->pc[p] = std::min(TL - d->pl[p], d->ps[p]);
 }
 
@@ -942,4 +964,10 @@ fail:
     free(t);
     cz_cuda_ntt_domain_destroy(d);
     return e;
+}
+
+extern "C" int cz__cuda_ntt_domain_passes(const cz_cuda_ntt_domain *d, int levels[8])
+{
+    for (int p = 0; p < d->np; p++) levels[p] = d->pl[p];
+    return d->np;
 }

@@ -301,7 +301,8 @@ static void host_copies_cases(void)
     host_copies_case(97, 7);  /* infinity at 96, copies and negations of earlier points */
     host_copies_case(40, 22); /* the widest window: 12 blocks */
     CHECK(cz__cuda_msm_copies_check(100, 1, 256, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
-    CHECK(cz__cuda_msm_copies_check(100, 23, 12, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK(cz__cuda_msm_copies_check(100, 25, 11, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
+    CHECK(cz__cuda_msm_copies_check(100, 24, 2, msg, sizeof msg) == CZ_OK); /* the widest copies' window */
     CHECK(cz__cuda_msm_copies_check(0, 22, 12, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
     CHECK(cz__cuda_msm_copies_check((size_t)1 << 27, 16, 16, msg, sizeof msg) == CZ_ERR_INVALID_ARG);
     CHECK(cz__cuda_msm_copies_check(((size_t)1 << 27) - 1, 16, 16, msg, sizeof msg) == CZ_OK);
@@ -309,13 +310,33 @@ static void host_copies_cases(void)
     CHECK_MSG(c == 22 && copies == 12, "copies plan at 2^24: c=%d, %d copies (want 22, 12)", c, copies);
     c = cz_cuda_msm_copies_plan(1000, &copies);
     CHECK_MSG(c >= 2 && c <= 22 && copies == (256 + c - 1) / c, "copies plan at 1000: c=%d, %d copies", c, copies);
+    /* the plan under a cap on blocks: the fewest blocks of the least cost
+     * (a set spans at most 2^28 / n blocks, so 4 at 2^26 cost what 12 do) */
+    static const struct { int log_n, max, c, copies; } caps[] = {
+        {24, 256, 22, 12}, {25, 256, 22, 6}, {26, 256, 22, 4}, {26, 12, 22, 4}, {26, 3, 22, 3}, {27, 256, 22, 2}, {27, 1, 0, 0},
+        {27, 0, 0, 0}};
+    for (size_t i = 0; i < sizeof caps / sizeof *caps; i++) {
+        copies = -1;
+        c = cz_cuda_msm_copies_plan_max((size_t)1 << caps[i].log_n, caps[i].max, &copies);
+        CHECK_MSG(c == caps[i].c && copies == caps[i].copies,
+                  "copies plan at 2^%d, at most %d blocks: c=%d, %d blocks (want %d, %d)", caps[i].log_n, caps[i].max,
+                  c, copies, caps[i].c, caps[i].copies);
+    }
+    c = cz_cuda_msm_copies_plan_max(1000, 256, &copies); /* small: a block a window, as the plan above */
+    CHECK_MSG(c >= 2 && copies == (256 + c - 1) / c, "copies plan at 1000 under a cap: c=%d, %d blocks", c, copies);
+    setenv("CZ_MSM_COPIES_C", "24", 1);
+    c = cz_cuda_msm_copies_plan_max((size_t)1 << 27, 2, &copies);
+    unsetenv("CZ_MSM_COPIES_C");
+    CHECK_MSG(c == 24 && copies == 2, "copies plan held to c = 24 at 2^27: c=%d, %d blocks", c, copies);
 }
 
 /* one G1 MSM through window copies of c (0: the plan's) against the CPU,
  * the copies used in mode 1, the plain MSM in mode 2, the plan's pick in 0;
- * the table filled in chunks of `chunk` points (0: the default) */
-static void case_copies_chunk(size_t n, int kind, int dens, int mont, int c, int mode, size_t max_entries,
-                              size_t chunk)
+ * the table filled in chunks of `chunk` points (0: the default); a table
+ * of `blocks` blocks (0: one a window, or the plan's), whose bucket sets,
+ * when forced, must span `span` of them (0: not checked) */
+static void case_copies_blocks(size_t n, int kind, int dens, int mont, int c, int mode, size_t max_entries,
+                               size_t chunk, int blocks, int span)
 {
     size_t nb;
     cz_fr *k = malloc(n * sizeof *k);
@@ -323,7 +344,8 @@ static void case_copies_chunk(size_t n, int kind, int dens, int mont, int c, int
     uint64_t *d = make_density(n, dens, &nb);
     if (nb == 0) nb = 1;
     int copies = 0;
-    if (c) copies = (256 + c - 1) / c;
+    if (c) copies = blocks ? blocks : (256 + c - 1) / c;
+    else if (blocks) c = cz_cuda_msm_copies_plan_max(nb, blocks, &copies);
     else c = cz_cuda_msm_copies_plan(nb, &copies);
     cz_g1_aff *t = malloc(nb * sizeof *t);
     bases_g1(t, nb);
@@ -341,21 +363,30 @@ static void case_copies_chunk(size_t n, int kind, int dens, int mont, int c, int
         cz__cuda_msm_config(ctx, 0, 0);
     }
     cz__cuda_msm_config_copies(ctx, 0, 0);
-    int used = cz__cuda_msm_last_copies(ctx), cw = 0, nw = 0, groups = 0;
+    int used = cz__cuda_msm_last_copies(ctx), used_span = cz__cuda_msm_last_copies_span(ctx), cw = 0, nw = 0,
+        groups = 0;
     cz__cuda_msm_last(ctx, &cw, &nw, &groups, NULL, NULL);
     int ok = e1 == CZ_OK && e2 == CZ_OK && cz_g1_eq(&want, &got);
-    CHECK_MSG(ok, "g1 copies n=%zu %s density=%d%% mont=%d c=%d mode=%d (used copies=%d c=%d nw=%d groups=%d) "
-                  "max_entries=%zu seed=%llu: %s",
-              n, kind_name[kind], dens, mont, c, mode, used, cw, nw, groups, max_entries,
+    CHECK_MSG(ok, "g1 copies n=%zu %s density=%d%% mont=%d c=%d blocks=%d mode=%d (used copies=%d span=%d c=%d "
+                  "nw=%d groups=%d) max_entries=%zu seed=%llu: %s",
+              n, kind_name[kind], dens, mont, c, copies, mode, used, used_span, cw, nw, groups, max_entries,
               (unsigned long long)seed, e2 ? msg : e1 ? "cpu msm failed" : "sums differ");
-    if (mode == 1 && kind != K_ZERO && kind != K_ONE && kind != K_BITS) /* else no general scalar */
+    if (mode == 1 && (span || !blocks) && kind != K_ZERO && kind != K_ONE && kind != K_BITS) /* else no general scalar */
         CHECK_MSG(used == 1 && cw == c, "g1 copies n=%zu %s c=%d: forced copies not used (used=%d, c=%d)", n,
                   kind_name[kind], c, used, cw);
     if (mode == 2) CHECK_MSG(used == 0, "g1 copies n=%zu: copies used though turned off", n);
+    if (span && mode == 1 && kind != K_ZERO && kind != K_ONE && kind != K_BITS)
+        CHECK_MSG(used_span == span, "g1 copies n=%zu c=%d, %d blocks, max_entries=%zu: sets spanned %d blocks, not %d",
+                  n, c, copies, max_entries, used_span, span);
     cz_cuda_msm_free(ctx, db);
     free(k);
     free(d);
     free(t);
+}
+static void case_copies_chunk(size_t n, int kind, int dens, int mont, int c, int mode, size_t max_entries,
+                              size_t chunk)
+{
+    case_copies_blocks(n, kind, dens, mont, c, mode, max_entries, chunk, 0, 0);
 }
 static void case_copies(size_t n, int kind, int dens, int mont, int c, int mode, size_t max_entries)
 {
@@ -383,6 +414,18 @@ static void copies_cases(void)
     case_copies(((size_t)1 << 20) + 7, K_MIX, 85, 1, 0, 0, 0);
     case_copies_chunk(4099, K_RANDOM, 100, 1, 11, 1, 0, 1000); /* the fill in five chunks, the last short */
     case_copies_chunk(4099, K_MIX, 75, 1, 6, 1, 0, 31);
+    /* fewer blocks than windows: sets of `span` windows joined by Horner */
+    case_copies_blocks(4099, K_RANDOM, 100, 1, 7, 1, 0, 0, 3, 3);          /* 13 sets in one group */
+    case_copies_blocks(4099, K_MIX, 80, 1, 9, 1, 4099 * 8, 0, 4, 4);       /* two sets a group */
+    case_copies_blocks(3001, K_RANDOM, 100, 1, 7, 1, 3001 * 3, 0, 5, 3);   /* sets span 3 of 5 blocks */
+    case_copies_blocks(3001, K_RANDOM, 100, 0, 11, 1, 3001 * 2, 0, 2, 2);  /* plain scalars, 12 sets */
+    case_copies_blocks(1009, K_RANDOM, 100, 1, 24, 1, 1009 * 2, 0, 2, 2);  /* the widest window: 2^23 buckets */
+    case_copies_blocks(1009, K_RANDOM, 100, 1, 23, 1, 1009 * 5, 0, 11, 5); /* 12 windows, 11 blocks: sets of 5 */
+    case_copies_blocks(4099, K_SAME, 100, 1, 5, 1, 0, 0, 2, 2);            /* one bucket a set holds everything */
+    case_copies_blocks(4099, K_RANDOM, 100, 1, 9, 1, 4099, 0, 3, 0);       /* a set of one block: the plain MSM */
+    CHECK_MSG(cz__cuda_msm_last_copies(ctx) == 0, "a set spanning one block summed through the copies");
+    case_copies_blocks(((size_t)1 << 20) + 7, K_RANDOM, 100, 1, 0, 0, 0, 0, 2, 0); /* the plan's, 2 blocks */
+    CHECK_MSG(cz__cuda_msm_last_copies_span(ctx) == 2, "the plan did not pick 2 blocks a set at 2^20 random");
 }
 
 static void g1_cases(int forced)

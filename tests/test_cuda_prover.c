@@ -753,6 +753,14 @@ int main(void)
             case_streamed();
         }
     }
+    /* H tables of two blocks (CZ_PROVER_H_COPIES=2): bucket sets of two
+     * windows joined by Horner, on both paths */
+    setenv("CZ_PROVER_H_COPIES", "2", 1);
+    if (reopen_gpu("1")) {
+        case_bellperson((1 << 16) - 4, 3, 0, seed + 30, 0);
+        case_bellperson(5000, 8, 5, seed + 31, 1);
+    }
+    unsetenv("CZ_PROVER_H_COPIES");
 
     if (gpu) { /* the last backend opened (reopen_gpu) */
         cz_be_stats st;

@@ -14,7 +14,9 @@
  * --copies-sizes (each also in --sizes) times the G1 MSM through window
  * copies of the bases (cz_cuda_msm_g1_copies) on the same scalars as the
  * plain G1 row of that size, checking that both sums agree, and the making
- * of the table once (row g1-copies-make).
+ * of the table once (row g1-copies-make): a block a window by default,
+ * or with --copies-max K the fewest blocks (at most K) of least cost
+ * (cz_cuda_msm_copies_plan_max; CZ_MSM_COPIES_C=c holds it to one c).
  *
  * --sppark LIB.so loads a side-by-side harness built outside the repository
  * (a function sppark_g1_bench(points, n, scalars, reps, ms[], result)) and
@@ -23,7 +25,7 @@
  *
  * Usage: cuzk-cuda-msm-bench [--sizes 20,22,24,26] [--reps 7]
  *        [--fc-sizes 24,26] [--g2-sizes 24] [--copies-sizes 22,24]
- *        [--json FILE] [--sppark LIB.so]
+ *        [--copies-max K] [--json FILE] [--sppark LIB.so]
  * (each list: log2 sizes 1..28, comma-separated; "none" or "" for none;
  * reps 1..64; a bad argument or an unwritable --json exits 2 at once) */
 #include <dlfcn.h>
@@ -185,7 +187,7 @@ static row_t *time_ours(cz_cuda_msm *ctx, const char *what, int lg, int g2, cons
 int main(int argc, char **argv)
 {
     int sizes[8] = {20, 22, 24, 26}, nsizes = 4, fc[8] = {24, 26}, nfc = 2, g2s[8] = {24}, ng2 = 1, reps = 7;
-    int cps[8] = {22, 24}, ncps = 2, cps_given = 0;
+    int cps[8] = {22, 24}, ncps = 2, cps_given = 0, cmax = 0;
     const char *json = NULL, *sppark = NULL;
     for (int i = 1; i < argc; i++) {
         int unknown = 0;
@@ -196,15 +198,20 @@ int main(int argc, char **argv)
             ncps = parse_list(argv[++i], cps, 8);
             cps_given = 1;
         }
+        else if (!strcmp(argv[i], "--copies-max") && i + 1 < argc) {
+            cmax = atoi(argv[++i]);
+            if (cmax < 2 || cmax > 256) unknown = 1;
+        }
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
         else if (!strcmp(argv[i], "--sppark") && i + 1 < argc) sppark = argv[++i];
         else unknown = 1;
         if (unknown || nsizes < 0 || nfc < 0 || ng2 < 0 || ncps < 0) {
             fprintf(stderr, "usage: %s [--sizes 20,22,24,26] [--fc-sizes 24,26] [--g2-sizes 24] "
-                            "[--copies-sizes 22,24] [--reps 7] [--json FILE] [--sppark LIB.so]\n  (sizes: log2 of "
-                            "n, 1..28, up to 8 a list, '' or none for none; copies sizes among --sizes; reps "
-                            "1..%d)\n", argv[0], MAX_REPS);
+                            "[--copies-sizes 22,24] [--copies-max K] [--reps 7] [--json FILE] [--sppark LIB.so]\n"
+                            "  (sizes: log2 of n, 1..28, up to 8 a list, '' or none for none; copies sizes among "
+                            "--sizes; --copies-max: tables of at most K blocks, 2..256, the plan's fewest blocks "
+                            "of least cost; reps 1..%d)\n", argv[0], MAX_REPS);
             return 2;
         }
     }
@@ -263,10 +270,12 @@ int main(int argc, char **argv)
         cz_g1_jac ours, theirs;
         row_t *r = time_ours(ctx, "g1-random", sizes[i], 0, db, dk, n, reps, &ours, NULL, 0, 0);
         if (with_copies[i]) {
-            int copies, c = cz_cuda_msm_copies_plan(n, &copies);
+            int copies = 0, c = cmax ? cz_cuda_msm_copies_plan_max(n, cmax, &copies) : cz_cuda_msm_copies_plan(n, &copies);
             cz_g1_aff *table = NULL;
             double t0 = now_ms();
-            if (cz_cuda_msm_g1_copies_make(ctx, &table, db, n, c, copies, msg, sizeof msg)) {
+            if (!c) {
+                printf("  %-14s 2^%d  skipped: no table of at most %d blocks pays\n", "g1-copies", sizes[i], cmax);
+            } else if (cz_cuda_msm_g1_copies_make(ctx, &table, db, n, c, copies, msg, sizeof msg)) {
                 /* no room for the table (copies x the bases): say so, go on */
                 printf("  %-14s 2^%d  skipped: %s\n", "g1-copies", sizes[i], msg);
             } else {

@@ -64,8 +64,19 @@ cz_err cz_cuda_msm_g2(cz_cuda_msm *ctx, cz_g2_jac *out, const cz_g2_aff *dev_bas
  * 13. The table costs `copies` times the bases' memory (12 x 96 bytes a
  * point at c = 22). docs/CUDA_MSM.md "Window copies".
  *
+ * A table of fewer blocks than windows (K < the windows of c) serves too:
+ * window w takes block w mod K and the buckets of set w div K, so the sets
+ * are the windows of a c K-bit MSM; a set spans the blocks a window group's
+ * entries hold (2^28 / n of them, at most K). As the bucket sets are what
+ * the copies save, K = 4 at n = 2^26 costs what a block a window costs
+ * (three groups either way), for a third of the memory.
+ *
  * cz_cuda_msm_copies_plan: the c for nb bases (and *copies, the blocks the
- * table needs: one per window of a 255-bit scalar).
+ * table needs: one per window of a 255-bit scalar; c <= 22).
+ * cz_cuda_msm_copies_plan_max: the c (up to 24) and *copies (2 ..
+ * max_copies) of least cost, the fewest blocks among equal costs; 0 when
+ * no such table beats the plain MSM. CZ_MSM_COPIES_C=c in the environment
+ * holds it to that c (measurements).
  * cz_cuda_msm_g1_copies_make: *dev_table = a new table (copies * nb points
  * of device memory from the VRAM budget; free it with cz_cuda_msm_free)
  * made from the nb bases (host or device memory); synchronous.
@@ -74,6 +85,7 @@ cz_err cz_cuda_msm_g2(cz_cuda_msm *ctx, cz_g2_jac *out, const cz_g2_aff *dev_bas
  * says they pay (enough general scalars) and as cz_cuda_msm_g1 on block 0
  * otherwise. Blocks must fit 31-bit indices: copies * nb < 2^31. */
 int cz_cuda_msm_copies_plan(size_t nb, int *copies);
+int cz_cuda_msm_copies_plan_max(size_t nb, int max_copies, int *copies);
 cz_err cz_cuda_msm_g1_copies_make(cz_cuda_msm *ctx, cz_g1_aff **dev_table, const cz_g1_aff *bases, size_t nb, int c,
                                   int copies, char *msg, size_t msglen);
 cz_err cz_cuda_msm_g1_copies(cz_cuda_msm *ctx, cz_g1_jac *out, const cz_g1_aff *dev_table, size_t nb, int c,
@@ -108,8 +120,11 @@ void cz__cuda_msm_config_wave(cz_cuda_msm *ctx, unsigned threads);
  * picks 1 / 2 at context creation), 1 always, 2 never; and the points a
  * chunk of cz_cuda_msm_g1_copies_make's fill (0: the default, 2^22) */
 void cz__cuda_msm_config_copies(cz_cuda_msm *ctx, int mode, size_t fill_chunk);
-/* whether the last call summed through window copies */
+/* whether the last call summed through window copies, and the blocks a
+ * bucket set of it spanned (0 without copies; the table's blocks when it
+ * had one a window) */
 int cz__cuda_msm_last_copies(const cz_cuda_msm *ctx);
+int cz__cuda_msm_last_copies_span(const cz_cuda_msm *ctx);
 /* the table check of the copies functions, and their fill run on the host
  * through the kernels' own code (table: copies * nb points in host memory,
  * the first nb the bases), for tests without a device */

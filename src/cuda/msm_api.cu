@@ -140,6 +140,7 @@ extern "C" void cz__cuda_msm_config_copies(cz_cuda_msm *ctx, int mode, size_t fi
 }
 
 extern "C" int cz__cuda_msm_last_copies(const cz_cuda_msm *ctx) { return ctx->last_copies; }
+extern "C" int cz__cuda_msm_last_copies_span(const cz_cuda_msm *ctx) { return ctx->last_span; }
 
 /* the rounds on the host, through the very code the kernel runs (ff.cuh
  * emulates its carry chains on the host), for tests without a device */

@@ -46,12 +46,12 @@ __global__ void __launch_bounds__(CP_NTHR) k_copy_aff(cz_g1_aff_d *dst, const cz
 
 static cz_err check_table(size_t nb, int c, int copies, char *msg, size_t msglen)
 {
-    if (c < 2 || c > MAX_WINDOW || copies < 1 || copies > 256 || nb == 0 ||
+    if (c < 2 || c > COPIES_MAX_WINDOW || copies < 1 || copies > 256 || nb == 0 ||
         (uint64_t)copies * nb > (uint64_t)CZ_MSM_SIGN - 1)
         return cz_fail(CZ_ERR_INVALID_ARG, msg, msglen,
                        "cuda msm: window copies of c = %d, %d copies of %zu points: not a table this MSM can use "
                        "(c in 2..%d, copies x points below 2^31)",
-                       c, copies, nb, MAX_WINDOW);
+                       c, copies, nb, COPIES_MAX_WINDOW);
     return CZ_OK;
 }
 
@@ -65,13 +65,39 @@ extern "C" int cz_cuda_msm_copies_plan(size_t nb, int *copies)
     int best = 8;
     double bc = 1e300;
     for (int c = 8; c <= MAX_WINDOW; c++) {
-        double k = plan_cost_copies(nb ? nb : 1, 255, c, DEFAULT_MAX_ENTRIES);
+        double k = plan_cost_copies(nb ? nb : 1, 255, c, num_windows(255, c), DEFAULT_MAX_ENTRIES);
         if (k < bc) {
             bc = k;
             best = c;
         }
     }
     if (copies) *copies = num_windows(255, best);
+    return best;
+}
+
+extern "C" int cz_cuda_msm_copies_plan_max(size_t nb, int max_copies, int *copies)
+{
+    size_t m = nb ? nb : 1;
+    const char *v = getenv("CZ_MSM_COPIES_C"); /* one c only, for measurements */
+    int only = v ? atoi(v) : 0;
+    if (only < 8 || only > COPIES_MAX_WINDOW) only = 0;
+    /* to beat: the plain MSM's plan (unless c is forced) */
+    double bc = only ? 1e300 : plan_cost(m, 255, plan_window(m, 255, MAX_WINDOW));
+    int best = 0, bk = 0;
+    for (int c = only ? only : 8; c <= (only ? only : COPIES_MAX_WINDOW); c++) {
+        int nw = num_windows(255, c);
+        /* the fewest blocks of a cost: a set spans at most max_e / m blocks,
+         * and past a block a window more buy nothing */
+        for (int k = 2; k <= max_copies && k <= nw; k++) {
+            double cost = plan_cost_copies(m, 255, c, k, DEFAULT_MAX_ENTRIES);
+            if (cost < bc * (1 - 1e-12)) {
+                bc = cost;
+                best = c;
+                bk = k;
+            }
+        }
+    }
+    if (copies) *copies = bk;
     return best;
 }
 

@@ -61,6 +61,10 @@
 #define BA_INV_GROUP 64u
 #define BA_BWD_BLOCK 128
 #define MAX_WINDOW 22
+/* window copies may take wider windows: their buckets are paid once a
+ * bucket set, not once a window (docs/CUDA_MSM.md "Fewer copies than
+ * windows") */
+#define COPIES_MAX_WINDOW 24
 #define BLOCK 256
 /* default threads per block of the point-arithmetic kernels (msm_api.cu),
  * G1's and G2's: 128 measured 1-3 % faster than 256 at 2^24 and 2^26 for
@@ -91,11 +95,15 @@ struct cz_cuda_msm {
     size_t last_ones, last_gen;
     int copies_mode; /* window copies: 0 when they pay, 1 always, 2 never (CZ_MSM_COPIES) */
     int last_copies; /* the last call summed through window copies */
+    int last_span;   /* ... and the blocks a bucket set of it spanned */
     size_t copies_chunk; /* points a chunk of the copies' fill (0: CP_CHUNK; tests) */
 };
 
 /* window copies of the bases (cz_cuda_msm_g1_copies): `copies` blocks of
- * nb points, block w holding 2^(c w) times block 0 */
+ * nb points, block j holding 2^(c j) times block 0. With a block a window
+ * every window adds into one set of buckets; with fewer blocks than
+ * windows, window w takes block w mod K and the set w div K (K blocks a
+ * set), and the sets are joined like windows of c K bits. */
 struct msm_copies {
     size_t nb;
     int c, copies;
@@ -130,12 +138,30 @@ inline double plan_cost(size_t m, int bits, int c)
     return (double)num_windows(bits, c) * ((double)m + 5.0 * (double)((size_t)1 << (c - 1)));
 }
 
-/* the same through window copies: every window adds into one set of
- * buckets a window group, so the buckets are paid once a group */
-inline double plan_cost_copies(size_t m, int bits, int c, size_t max_e)
+/* the blocks of a table of `copies` that one bucket set spans: all of
+ * them when there is a block a window (one set a window group); with fewer
+ * blocks than windows, as many as a group's entries hold (max_e / m), at
+ * most the table's; 1 means no gain: the plain MSM on block 0 */
+inline int copies_span(size_t m, int bits, int c, int copies, size_t max_e)
 {
-    size_t e = (size_t)num_windows(bits, c) * m, groups = (e + max_e - 1) / max_e;
-    return (double)e + 5.0 * (double)((size_t)1 << (c - 1)) * (double)(groups ? groups : 1);
+    if (copies >= num_windows(bits, c)) return copies;
+    size_t g = max_e / (m ? m : 1);
+    return g < 1 ? 1 : g < (size_t)copies ? (int)g : copies;
+}
+
+/* the same through window copies: the entries as many, the buckets paid
+ * once a set: once a window group with a block a window, else once every
+ * `span` windows */
+inline double plan_cost_copies(size_t m, int bits, int c, int copies, size_t max_e)
+{
+    int nw = num_windows(bits, c), span = copies_span(m, bits, c, copies, max_e);
+    double e = (double)nw * (double)m, kb = 5.0 * (double)((size_t)1 << (c - 1));
+    if (span >= nw) {
+        size_t groups = ((size_t)nw * m + max_e - 1) / max_e;
+        return e + kb * (double)(groups ? groups : 1);
+    }
+    if (span < 2) return plan_cost(m, bits, c);
+    return e + kb * (double)((nw + span - 1) / span);
 }
 
 /* the window in 2..max_c (max_c <= MAX_WINDOW) of least plan_cost */
@@ -467,7 +493,7 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
     *nw_out = *c_out = 0;
     ctx->last_c = ctx->last_nw = ctx->last_groups = 0;
     ctx->last_ones = ctx->last_gen = 0;
-    ctx->last_copies = 0;
+    ctx->last_copies = ctx->last_span = 0;
     if (n == 0) return CZ_OK;
     if (n >= ((size_t)1 << 31))
         return cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "cuda msm: n = %zu is past 2^31 - 1", n);
@@ -530,25 +556,43 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
 
         /* ---- the plan ---- */
         int c = ctx->cfg_window ? ctx->cfg_window : plan_window(m, bits, ctx->max_window);
-        /* window copies (fx): their c, when the table has a copy for every
-         * window and (unless forced) the plan costs less than without */
+        /* window copies (fx): their c, when a bucket set spans two blocks
+         * or more (or the table has a block a window) and (unless forced)
+         * the plan costs less than without */
         bool fixed = false;
-        if (fx && m && num_windows(bits, fx->c) <= fx->copies && ctx->copies_mode != 2) {
+        int span = 1; /* blocks a bucket set spans (1: plain) */
+        if (fx && m && ctx->copies_mode != 2) {
             size_t me = ctx->cfg_max_entries ? ctx->cfg_max_entries : DEFAULT_MAX_ENTRIES;
-            fixed = ctx->copies_mode == 1 || plan_cost_copies(m, bits, fx->c, me) < plan_cost(m, bits, c);
-            if (fixed) c = fx->c;
+            int sp = copies_span(m, bits, fx->c, fx->copies, me);
+            if (sp >= 2 || num_windows(bits, fx->c) <= fx->copies) {
+                fixed = ctx->copies_mode == 1 ||
+                        plan_cost_copies(m, bits, fx->c, fx->copies, me) < plan_cost(m, bits, c);
+                if (fixed) {
+                    c = fx->c;
+                    span = sp;
+                }
+            }
         }
         int nw = m ? num_windows(bits, c) : 0;
+        const bool full = fixed && span >= nw; /* a block a window: one set a group */
         /* the batch-affine rounds (G1 only, not with copies): room for their outputs */
         bool ba = false;
         if constexpr (std::is_same<F, fp_t>::value) ba = ctx->ba_mode >= 0 && !fixed;
         size_t max_e = ctx->cfg_max_entries ? ctx->cfg_max_entries : ba ? BA_MAX_ENTRIES : DEFAULT_MAX_ENTRIES;
-        int g = m ? (int)(max_e / m) : 1;
-        if (g < 1) g = 1;
-        if (g > nw) g = nw > 0 ? nw : 1;
+        int g, gb; /* windows a group, bucket sets a group at most */
+        if (fixed && !full) { /* whole sets of `span` windows a group */
+            int sets = (nw + span - 1) / span;
+            size_t gs = max_e / ((size_t)m * span);
+            gb = gs < 1 ? 1 : gs > (size_t)sets ? sets : (int)gs;
+            g = gb * span;
+        } else {
+            g = m ? (int)(max_e / m) : 1;
+            if (g < 1) g = 1;
+            if (g > nw) g = nw > 0 ? nw : 1;
+            gb = fixed ? 1 : g; /* a block a window: one set a group */
+        }
         int groups = m ? (nw + g - 1) / g : 0;
         uint32_t kb = (uint32_t)1 << (c - 1); /* buckets per window */
-        int gb = fixed ? 1 : g;               /* bucket sets a group (copies: one) */
         /* the bucket sums: one full wave of segments (bucket_wave), or
          * one bucket a thread when there are fewer buckets than that */
         uint32_t l = 1, segs = kb;
@@ -575,6 +619,7 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
         ctx->last_nw = nw;
         ctx->last_groups = groups;
         ctx->last_copies = fixed;
+        ctx->last_span = fixed ? span : 0;
         /* the rounds' own first test on the largest group: when it fails no
          * round runs, so no room is made; the chains of a round of p pairs */
         if (ba && ctx->ba_mode == 0 && (e_bkt + 1) / 2 < BA_MIN_PAIRS) ba = false;
@@ -643,11 +688,13 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
 
         /* ---- the windows, by groups ---- */
         for (int w0 = 0; w0 < nw; w0 += g) {
-            int gg = nw - w0 < g ? nw - w0 : g, gs = fixed ? 1 : gg; /* bucket sets of this group */
+            int gg = nw - w0 < g ? nw - w0 : g; /* windows of this group */
+            int gs = !fixed ? gg : full ? 1 : (gg + span - 1) / span; /* its bucket sets */
             size_t e = (size_t)m * gg;
             uint32_t sentinel = (uint32_t)gs << (c - 1), neff;
             cz_k_digits<<<blocks(m), BLOCK, 0, st>>>(gen_k, gen_idx, (uint32_t)m, c, w0, gg,
-                                                     fixed ? (uint32_t)fx->nb : 0u, keys_in, vals_in);
+                                                     fixed ? (uint32_t)fx->nb : 0u, span, (uint32_t)gs, keys_in,
+                                                     vals_in);
             CKL();
             size_t tb = temp_bytes;
             CK(cub::DeviceRadixSort::SortPairs(eng.temp, tb, keys_in, keys_out, vals_in, vals_out, (int)e, 0,
@@ -702,14 +749,18 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
             launch_bucket_segments<F>(ctx, buckets, kb, l, segs, nt, segsum, keys_in);
             CKL();
             cz_in_xyzz<F> ins = {segsum};
-            /* with copies a group's buckets sum to its part of the result
-             * (weights 2^(c w) are in the copies): one sum a group */
-            if ((err = reduce_by_key<F>(ctx, eng, ins, keys_in, nt, winsum + (fixed ? w0 / g : w0), msg, msglen)))
-                goto fail;
+            /* with a block a window a group's buckets sum to its part of
+             * the result (weights 2^(c w) are in the copies): one sum a
+             * group; with fewer blocks one a set, of weight 2^(c span s) */
+            int slot = !fixed ? w0 : full ? w0 / g : w0 / span;
+            if ((err = reduce_by_key<F>(ctx, eng, ins, keys_in, nt, winsum + slot, msg, msglen))) goto fail;
         }
-        if (fixed) { /* the groups' sums, added on the host with no doublings */
+        if (full) { /* the groups' sums, added on the host with no doublings */
             nw = groups;
             c = 0;
+        } else if (fixed) { /* the sets' sums, joined as windows of c span bits */
+            nw = (nw + span - 1) / span;
+            c *= span;
         }
         if ((size_t)(nw + 1) * sizeof(X) > CZ_MSM_HOST_WIN_BYTES) {
             err = cz_fail(CZ_ERR_UNSUPPORTED, msg, msglen, "cuda msm: %d windows past the host buffer", nw);

@@ -160,19 +160,22 @@ static __device__ __forceinline__ uint32_t cz_window(const cz_scalar4 &k, int w,
 }
 
 /* entries of windows [w0, w0 + g) for m general scalars, window-major:
- * key = window - w0 and the digit's magnitude, value = base index and sign.
- * With window copies (stride > 0: copy w of the bases, at w stride, is
- * 2^(c w) times copy 0) every window shares one set of buckets: key = the
- * magnitude alone, value = the index into copy w. */
+ * key = the window's bucket set (window - w0) and the digit's magnitude,
+ * value = base index and sign; `sets` bucket sets, the key past them a
+ * zero digit's. With window copies (stride > 0: block j of the bases, at j
+ * stride, is 2^(c j) times block 0) a set spans `span` windows (w0 a
+ * multiple of it): window w adds into set (w - w0) / span from block
+ * w mod span; span >= g is one set for every window, from block w.
+ * Without, span is 1 and stride 0. */
 template <int D = 0>
 __global__ void cz_k_digits(const cz_scalar4 *gen_k, const uint32_t *gen_idx, uint32_t m, int c, int w0,
-                            int g, uint32_t stride, uint32_t *keys, uint32_t *vals)
+                            int g, uint32_t stride, int span, uint32_t sets, uint32_t *keys, uint32_t *vals)
 {
     uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= m) return;
     cz_scalar4 k = gen_k[j];
     uint32_t idx = gen_idx[j], half = 1u << (c - 1), carry = 0;
-    uint32_t sentinel = stride ? half : (uint32_t)g << (c - 1);
+    uint32_t sentinel = sets << (c - 1);
     for (int w = 0; w < w0 + g; w++) {
         uint32_t v = cz_window(k, w, c) + carry;
         uint32_t neg = 0, mag = v;
@@ -184,9 +187,9 @@ __global__ void cz_k_digits(const cz_scalar4 *gen_k, const uint32_t *gen_idx, ui
         }
         if (w >= w0) {
             size_t at = (size_t)(w - w0) * m + j;
-            uint32_t wk = stride ? 0 : (uint32_t)(w - w0) << (c - 1);
+            uint32_t wk = (uint32_t)((w - w0) / span) << (c - 1);
             keys[at] = mag ? wk | (mag - 1) : sentinel;
-            vals[at] = (idx + (uint32_t)w * stride) | neg;
+            vals[at] = (idx + (uint32_t)(w % span) * stride) | neg;
         }
     }
 }

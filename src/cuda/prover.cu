@@ -124,9 +124,10 @@ struct dev_backend {
      * generation, which free_scratch bumps */
     uint64_t pub_wshared, pub_abc, gen;
     /* the H bases' window copies (CZ_PROVER_H_COPIES): 1 made where the
-     * budget leaves room, 0 never; and the keys holding a table (a list
-     * through hc_next, changed only under kernel_mu) */
-    int hc_mode;
+     * budget leaves room, 0 never; hc_max the most blocks a table may
+     * have (CZ_PROVER_H_COPIES=K, 2..256; else 256); and the keys holding
+     * a table (a list through hc_next, changed only under kernel_mu) */
+    int hc_mode, hc_max;
     struct dev_key *hc_keys;
 };
 
@@ -202,9 +203,10 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
     b->gen = 1; /* a new key's region_gen is 0: not in place */
     {
         /* no_h_copies, or CZ_PROVER_H_COPIES=0: never make the H bases'
-         * window copies */
+         * window copies; CZ_PROVER_H_COPIES=K: tables of at most K blocks */
         const char *hc = getenv("CZ_PROVER_H_COPIES");
         b->hc_mode = !o->no_h_copies && !(hc && !strcmp(hc, "0"));
+        b->hc_max = hc && atoi(hc) >= 2 && atoi(hc) <= 256 ? atoi(hc) : 256;
     }
     pthread_mutex_init(&b->kernel_mu, NULL);
     cudaDeviceProp prop;
@@ -508,25 +510,29 @@ static uint64_t partition_bytes(const dev_key *k)
     return 3 * k->m * sizeof(cz_fr) + 3 * k->n_vars * sizeof(cz_fr) + 40 * n + 16 * e + ((uint64_t)2 << 30);
 }
 
-/* window copies of k's H bases (resident ones) when the budget has room
- * for them beside the key and a partition (partition_bytes; an estimate:
- * a partition that then runs out of memory gives them back and runs
- * again, prove_one). Under kernel_mu: the table is made on the compute
- * stream. A failure costs only the speed-up. */
+/* window copies of k's H bases (resident ones), as many blocks as the
+ * budget has room for beside the key and a partition (partition_bytes; an
+ * estimate: a partition that then runs out of memory gives them back and
+ * runs again, prove_one) and the plan can use: the fewest blocks of the
+ * least cost (cz_cuda_msm_copies_plan_max; 4 at 2^26, 2 at 2^27). Under
+ * kernel_mu: the table is made on the compute stream. A failure costs only
+ * the speed-up. */
 static void make_h_copies(dev_backend *b, dev_key *k)
 {
     const base_set *q = &k->q[Q_H];
     if (!b->hc_mode || !q->dev || q->n < 2) return;
-    int copies = 0, c = cz_cuda_msm_copies_plan(q->n, &copies);
-    uint64_t budget = 0, used = 0, peak = 0, bytes = (uint64_t)copies * q->n * sizeof(cz_g1_aff);
-    uint64_t need = bytes + partition_bytes(k);
+    uint64_t budget = 0, used = 0, peak = 0, block = (uint64_t)q->n * sizeof(cz_g1_aff), part = partition_bytes(k);
     char m2[300];
     cz_cuda_vram_stats(b->device, &budget, &used, &peak);
-    if (used + need > budget) {
+    uint64_t room = used + part < budget ? budget - used - part : 0, fit = room / block;
+    if (fit > (uint64_t)b->hc_max) fit = b->hc_max;
+    int copies = 0, c = cz_cuda_msm_copies_plan_max(q->n, (int)fit, &copies);
+    uint64_t bytes = (uint64_t)copies * block;
+    if (!c) {
         if (!b->quiet)
-            fprintf(stderr, "cuzk: cuda:%d: no room for the H bases' window copies (%.1f GB and %.1f GB for a "
-                            "partition; %.1f GB free): the H MSM runs without\n", b->device, bytes / 1e9,
-                    (need - bytes) / 1e9, (budget - used) / 1e9);
+            fprintf(stderr, "cuzk: cuda:%d: no window copies of the H bases that fit and pay (%.1f GB a block, %d fit beside "
+                            "%.1f GB for a partition; %.1f GB free): the H MSM runs without\n", b->device,
+                    block / 1e9, (int)fit, part / 1e9, (budget - used) / 1e9);
         return;
     }
     double t0 = cz_now_ms();

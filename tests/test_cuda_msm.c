@@ -330,6 +330,93 @@ static void host_copies_cases(void)
     CHECK_MSG(c == 24 && copies == 2, "copies plan held to c = 24 at 2^27: c=%d, %d blocks", c, copies);
 }
 
+/* The digits' layout on the host: the MSM's own group layout
+ * (cz__cuda_msm_layout) and its digits kernel's body
+ * (cz__cuda_msm_digits_host) for m scalars through a table of `copies`
+ * blocks (0: plain); every entry must lie in its group's bucket sets and
+ * index a block the table has, and each scalar's entries, weighted as the
+ * MSM weights them (plain: 2^(c w); a block a window: 2^(c block); fewer
+ * blocks: 2^(c (block + span set)), set counted from window 0), must sum to
+ * the scalar. */
+static void host_digits_case(uint32_t m, int kind, int c, int copies, size_t max_e)
+{
+    const uint32_t stride = 1000003; /* the table's points a block */
+    cz_fr *k = malloc(m * sizeof *k), *acc = calloc(m, sizeof *acc);
+    uint64_t *k4 = malloc((size_t)m * 32);
+    uint32_t *idx = malloc(m * sizeof *idx);
+    int L[5];
+    CHECK(k && acc && k4 && idx);
+    if (!k || !acc || !k4 || !idx) return;
+    make_scalars(k, m, kind);
+    int bits = 1;
+    for (uint32_t j = 0; j < m; j++) {
+        cz_fr p;
+        cz_fr_from_mont(&p, &k[j]);
+        memcpy(k4 + 4 * (size_t)j, p.l, 32);
+        for (int b = 255; b >= bits; b--)
+            if ((p.l[b / 64] >> (b % 64)) & 1) { bits = b + 1; break; }
+        idx[j] = (uint32_t)(cz_rng_u64(&rng) % stride);
+    }
+    cz__cuda_msm_layout(m, bits, c, copies, max_e, L);
+    const int nw = L[0], span = L[1] ? L[1] : 1, g = L[2], full = L[4], fixed = L[1] != 0;
+    uint32_t *keys = malloc((size_t)m * g * 4), *vals = malloc((size_t)m * g * 4);
+    CHECK(keys && vals);
+    long bad = 0, oob = 0;
+    cz_fr two, w2;
+    cz_fr_from_u64(&two, 2);
+    for (int w0 = 0; keys && vals && w0 < nw; w0 += g) {
+        int gg = nw - w0 < g ? nw - w0 : g, gs = !fixed ? gg : full ? 1 : (gg + span - 1) / span;
+        uint32_t sentinel = (uint32_t)gs << (c - 1), half = 1u << (c - 1);
+        if (fixed && !full && w0 % span) oob++; /* a group must start a set */
+        cz__cuda_msm_digits_host(k4, idx, m, c, w0, gg, fixed ? stride : 0, span, (uint32_t)gs, keys, vals);
+        for (size_t e = 0; e < (size_t)m * gg; e++) {
+            uint32_t j = (uint32_t)(e % m), key = keys[e], v = vals[e] & ~0x80000000u;
+            if (key == sentinel) continue;
+            uint32_t set = key >> (c - 1), mag = (key & (half - 1)) + 1, blk = fixed ? (v - idx[j]) / stride : 0;
+            if (key > sentinel || set >= (uint32_t)gs || v < idx[j] || (v - idx[j]) % (fixed ? stride : 1) ||
+                (fixed && blk >= (uint32_t)copies) || (!fixed && v != idx[j])) {
+                oob++;
+                continue;
+            }
+            uint64_t ex = !fixed ? (uint64_t)c * (w0 + set) : full ? (uint64_t)c * blk
+                                                                  : (uint64_t)c * (blk + (uint64_t)span * (w0 / span + set));
+            cz_fr t;
+            cz_fr_pow(&w2, &two, &ex, 1);
+            cz_fr_from_u64(&t, mag);
+            cz_fr_mul(&t, &t, &w2);
+            if (vals[e] & 0x80000000u) cz_fr_sub(&acc[j], &acc[j], &t);
+            else cz_fr_add(&acc[j], &acc[j], &t);
+        }
+    }
+    for (uint32_t j = 0; j < m; j++) bad += !cz_fr_eq(&acc[j], &k[j]);
+    CHECK_MSG(bad == 0 && oob == 0,
+              "digits on the host, m=%u %s c=%d copies=%d max_e=%zu (span %d, %d a group, full %d): %ld scalars "
+              "not rebuilt, %ld entries out of place",
+              m, kind_name[kind], c, copies, max_e, L[1], g, full, bad, oob);
+    free(keys); free(vals); free(k); free(acc); free(k4); free(idx);
+}
+
+static void host_digits_cases(void)
+{
+    host_digits_case(300, K_RANDOM, 7, 0, 300 * 4);       /* plain, groups of four windows */
+    host_digits_case(300, K_RANDOM, 9, 29, 300 * 8);      /* a block a window, groups of eight */
+    host_digits_case(300, K_RANDOM, 7, 3, (size_t)1 << 28); /* 3 blocks: 13 sets in one group */
+    host_digits_case(300, K_MIX, 9, 4, 300 * 8);          /* 4 blocks, two sets a group */
+    host_digits_case(300, K_RANDOM, 7, 5, 300 * 3);       /* sets span 3 of 5 blocks */
+    host_digits_case(200, K_BIG, 24, 2, 200 * 2);         /* the widest window */
+    host_digits_case(200, K_RM1, 23, 11, 200 * 5);        /* 12 windows, sets of 5 */
+    host_digits_case(200, K_SMALL, 22, 4, 200 * 4);       /* 33-bit scalars: two windows, a block each */
+    int L[5];
+    cz__cuda_msm_layout(200, 255, 9, 3, 200, L);          /* a set of one block: plain */
+    CHECK_MSG(L[1] == 0, "a table whose sets span one block taken (span %d)", L[1]);
+    cz__cuda_msm_layout((size_t)1 << 27, 255, 22, 2, (size_t)1 << 28, L);
+    CHECK_MSG(L[0] == 12 && L[1] == 2 && L[2] == 2 && L[3] == 1 && !L[4], "2^27 through 2 blocks: %d %d %d %d %d",
+              L[0], L[1], L[2], L[3], L[4]);
+    cz__cuda_msm_layout((size_t)1 << 26, 255, 22, 4, (size_t)1 << 28, L);
+    CHECK_MSG(L[1] == 4 && L[2] == 4 && L[3] == 1 && !L[4], "2^26 through 4 blocks: %d %d %d %d %d", L[0], L[1],
+              L[2], L[3], L[4]);
+}
+
 /* one G1 MSM through window copies of c (0: the plan's) against the CPU,
  * the copies used in mode 1, the plain MSM in mode 2, the plan's pick in 0;
  * the table filled in chunks of `chunk` points (0: the default); a table
@@ -464,6 +551,7 @@ static int run(void)
     cz_rng_seed(&rng, seed);
     host_ba_cases();
     host_copies_cases();
+    host_digits_cases();
     if (cz_cuda_device_count() < 1) {
         printf("test_cuda_msm: SKIP (no CUDA device; the batch-affine rounds and the window copies' fill "
                "checked on the host)\n");

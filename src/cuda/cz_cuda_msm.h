@@ -129,6 +129,15 @@ int cz__cuda_msm_last_copies_span(const cz_cuda_msm *ctx);
  * through the kernels' own code (table: copies * nb points in host memory,
  * the first nb the bases), for tests without a device */
 cz_err cz__cuda_msm_copies_check(size_t nb, int c, int copies, char *msg, size_t msglen);
+/* the MSM's layout for m general scalars of `bits` bits at window c
+ * through a table of `copies` blocks (0: none), as the device call takes
+ * it when the copies are used: out = {windows, blocks a bucket set spans
+ * (0: the plain MSM), windows a group, bucket sets a group at most, 1 when
+ * a block a window}; and the digits kernel's body run on the host for m
+ * scalars (k4: 4 plain limbs each) over windows [w0, w0 + g) (tests) */
+void cz__cuda_msm_layout(size_t m, int bits, int c, int copies, size_t max_e, int out[5]);
+void cz__cuda_msm_digits_host(const uint64_t *k4, const uint32_t *idx, uint32_t m, int c, int w0, int g,
+                              uint32_t stride, int span, uint32_t sets, uint32_t *keys, uint32_t *vals);
 cz_err cz__cuda_msm_g1_copies_fill_host(cz_g1_aff *table, size_t nb, int c, int copies, char *msg, size_t msglen);
 /* batch-affine rounds the last G1 call ran (over all its window groups) */
 int cz__cuda_msm_last_ba_rounds(const cz_cuda_msm *ctx);

@@ -154,3 +154,26 @@ extern "C" cz_err cz__cuda_msm_g1_copies_fill_host(cz_g1_aff *table, size_t nb, 
     free(acc);
     return CZ_OK;
 }
+
+extern "C" void cz__cuda_msm_layout(size_t m, int bits, int c, int copies, size_t max_e, int out[5])
+{
+    int nw = num_windows(bits, c), span = copies ? copies_span(m, bits, c, copies, max_e) : 1;
+    bool fixed = copies && (span >= 2 || nw <= copies);
+    if (!fixed) span = 1;
+    msm_layout L = window_layout(m, nw, fixed, span, max_e);
+    out[0] = nw;
+    out[1] = fixed ? span : 0;
+    out[2] = L.g;
+    out[3] = L.gb;
+    out[4] = L.full;
+}
+
+extern "C" void cz__cuda_msm_digits_host(const uint64_t *k4, const uint32_t *idx, uint32_t m, int c, int w0, int g,
+                                         uint32_t stride, int span, uint32_t sets, uint32_t *keys, uint32_t *vals)
+{
+    for (uint32_t j = 0; j < m; j++) {
+        cz_scalar4 k;
+        memcpy(k.l, k4 + 4 * (size_t)j, sizeof k.l);
+        cz_digits_one(k, idx[j], j, m, c, w0, g, stride, span, sets, keys, vals);
+    }
+}

@@ -164,6 +164,33 @@ inline double plan_cost_copies(size_t m, int bits, int c, int copies, size_t max
     return e + kb * (double)((nw + span - 1) / span);
 }
 
+/* how an MSM of m general scalars and nw windows goes through the sort:
+ * g windows a group (at most max_e entries), at most gb bucket sets a
+ * group; with window copies whose sets span `span` blocks (fixed), a group
+ * holds whole sets (full: a block a window, one set a group) */
+struct msm_layout {
+    int g, gb, groups;
+    bool full;
+};
+inline msm_layout window_layout(size_t m, int nw, bool fixed, int span, size_t max_e)
+{
+    msm_layout L;
+    L.full = fixed && span >= nw;
+    if (fixed && !L.full) { /* whole sets of `span` windows a group */
+        int sets = (nw + span - 1) / span;
+        size_t gs = max_e / ((m ? m : 1) * span);
+        L.gb = gs < 1 ? 1 : gs > (size_t)sets ? sets : (int)gs;
+        L.g = L.gb * span;
+    } else {
+        L.g = m ? (int)(max_e / m) : 1;
+        if (L.g < 1) L.g = 1;
+        if (L.g > nw) L.g = nw > 0 ? nw : 1;
+        L.gb = fixed ? 1 : L.g; /* a block a window: one set a group */
+    }
+    L.groups = m ? (nw + L.g - 1) / L.g : 0;
+    return L;
+}
+
 /* the window in 2..max_c (max_c <= MAX_WINDOW) of least plan_cost */
 inline int plan_window(size_t m, int bits, int max_c)
 {
@@ -574,24 +601,13 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
             }
         }
         int nw = m ? num_windows(bits, c) : 0;
-        const bool full = fixed && span >= nw; /* a block a window: one set a group */
         /* the batch-affine rounds (G1 only, not with copies): room for their outputs */
         bool ba = false;
         if constexpr (std::is_same<F, fp_t>::value) ba = ctx->ba_mode >= 0 && !fixed;
         size_t max_e = ctx->cfg_max_entries ? ctx->cfg_max_entries : ba ? BA_MAX_ENTRIES : DEFAULT_MAX_ENTRIES;
-        int g, gb; /* windows a group, bucket sets a group at most */
-        if (fixed && !full) { /* whole sets of `span` windows a group */
-            int sets = (nw + span - 1) / span;
-            size_t gs = max_e / ((size_t)m * span);
-            gb = gs < 1 ? 1 : gs > (size_t)sets ? sets : (int)gs;
-            g = gb * span;
-        } else {
-            g = m ? (int)(max_e / m) : 1;
-            if (g < 1) g = 1;
-            if (g > nw) g = nw > 0 ? nw : 1;
-            gb = fixed ? 1 : g; /* a block a window: one set a group */
-        }
-        int groups = m ? (nw + g - 1) / g : 0;
+        const msm_layout lay = window_layout(m, nw, fixed, span, max_e);
+        const bool full = lay.full; /* a block a window: one set a group */
+        const int g = lay.g, gb = lay.gb, groups = lay.groups; /* windows, bucket sets (at most) a group */
         uint32_t kb = (uint32_t)1 << (c - 1); /* buckets per window */
         /* the bucket sums: one full wave of segments (bucket_wave), or
          * one bucket a thread when there are fewer buckets than that */

@@ -150,7 +150,7 @@ __global__ void cz_k_classify(const cz_scalar4 *scalars, size_t n, int mont, con
 }
 
 /* c-bit window w of k (bits past 256 are zero) */
-static __device__ __forceinline__ uint32_t cz_window(const cz_scalar4 &k, int w, int c)
+static CZ_HD uint32_t cz_window(const cz_scalar4 &k, int w, int c)
 {
     int bit = w * c, limb = bit / 64, off = bit % 64;
     if (limb >= 4) return 0;
@@ -166,15 +166,12 @@ static __device__ __forceinline__ uint32_t cz_window(const cz_scalar4 &k, int w,
  * stride, is 2^(c j) times block 0) a set spans `span` windows (w0 a
  * multiple of it): window w adds into set (w - w0) / span from block
  * w mod span; span >= g is one set for every window, from block w.
- * Without, span is 1 and stride 0. */
-template <int D = 0>
-__global__ void cz_k_digits(const cz_scalar4 *gen_k, const uint32_t *gen_idx, uint32_t m, int c, int w0,
-                            int g, uint32_t stride, int span, uint32_t sets, uint32_t *keys, uint32_t *vals)
+ * Without, span is 1 and stride 0. One scalar (j of m) a call; the host
+ * runs it too (cz__cuda_msm_digits_host, for tests). */
+static CZ_HD void cz_digits_one(const cz_scalar4 &k, uint32_t idx, uint32_t j, uint32_t m, int c, int w0, int g,
+                                uint32_t stride, int span, uint32_t sets, uint32_t *keys, uint32_t *vals)
 {
-    uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= m) return;
-    cz_scalar4 k = gen_k[j];
-    uint32_t idx = gen_idx[j], half = 1u << (c - 1), carry = 0;
+    uint32_t half = 1u << (c - 1), carry = 0;
     uint32_t sentinel = sets << (c - 1);
     for (int w = 0; w < w0 + g; w++) {
         uint32_t v = cz_window(k, w, c) + carry;
@@ -192,6 +189,14 @@ __global__ void cz_k_digits(const cz_scalar4 *gen_k, const uint32_t *gen_idx, ui
             vals[at] = (idx + (uint32_t)(w % span) * stride) | neg;
         }
     }
+}
+template <int D = 0>
+__global__ void cz_k_digits(const cz_scalar4 *gen_k, const uint32_t *gen_idx, uint32_t m, int c, int w0,
+                            int g, uint32_t stride, int span, uint32_t sets, uint32_t *keys, uint32_t *vals)
+{
+    uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= m) return;
+    cz_digits_one(gen_k[j], gen_idx[j], j, m, c, w0, g, stride, span, sets, keys, vals);
 }
 
 /* *out = the first position in sorted keys[0, n) holding a key >= bound */

@@ -313,7 +313,8 @@ static void host_copies_cases(void)
     /* the plan under a cap on blocks: the fewest blocks of the least cost
      * (a set spans at most 2^28 / n blocks, so 4 at 2^26 cost what 12 do) */
     static const struct { int log_n, max, c, copies; } caps[] = {
-        {24, 256, 22, 12}, {25, 256, 22, 6}, {26, 256, 22, 4}, {26, 12, 22, 4}, {26, 3, 22, 3}, {27, 256, 22, 2}, {27, 1, 0, 0},
+        {24, 256, 22, 12}, {25, 256, 22, 6}, {26, 256, 22, 4}, {26, 12, 22, 4}, {26, 3, 22, 3},
+        {27, 256, 22, 2}, {27, 1, 0, 0},
         {27, 0, 0, 0}};
     for (size_t i = 0; i < sizeof caps / sizeof *caps; i++) {
         copies = -1;
@@ -378,8 +379,9 @@ static void host_digits_case(uint32_t m, int kind, int c, int copies, size_t max
                 oob++;
                 continue;
             }
-            uint64_t ex = !fixed ? (uint64_t)c * (w0 + set) : full ? (uint64_t)c * blk
-                                                                  : (uint64_t)c * (blk + (uint64_t)span * (w0 / span + set));
+            uint64_t ex = !fixed ? (uint64_t)c * (w0 + set)
+                          : full ? (uint64_t)c * blk
+                                 : (uint64_t)c * (blk + (uint64_t)span * (w0 / span + set));
             cz_fr t;
             cz_fr_pow(&w2, &two, &ex, 1);
             cz_fr_from_u64(&t, mag);
@@ -458,7 +460,8 @@ static void case_copies_blocks(size_t n, int kind, int dens, int mont, int c, in
                   "nw=%d groups=%d) max_entries=%zu seed=%llu: %s",
               n, kind_name[kind], dens, mont, c, copies, mode, used, used_span, cw, nw, groups, max_entries,
               (unsigned long long)seed, e2 ? msg : e1 ? "cpu msm failed" : "sums differ");
-    if (mode == 1 && (span || !blocks) && kind != K_ZERO && kind != K_ONE && kind != K_BITS) /* else no general scalar */
+    /* forced: used, where there is a general scalar and (with fewer blocks) a set spans two */
+    if (mode == 1 && (span || !blocks) && kind != K_ZERO && kind != K_ONE && kind != K_BITS)
         CHECK_MSG(used == 1 && cw == c, "g1 copies n=%zu %s c=%d: forced copies not used (used=%d, c=%d)", n,
                   kind_name[kind], c, used, cw);
     if (mode == 2) CHECK_MSG(used == 0, "g1 copies n=%zu: copies used though turned off", n);

@@ -270,7 +270,8 @@ int main(int argc, char **argv)
         cz_g1_jac ours, theirs;
         row_t *r = time_ours(ctx, "g1-random", sizes[i], 0, db, dk, n, reps, &ours, NULL, 0, 0);
         if (with_copies[i]) {
-            int copies = 0, c = cmax ? cz_cuda_msm_copies_plan_max(n, cmax, &copies) : cz_cuda_msm_copies_plan(n, &copies);
+            int copies = 0;
+            int c = cmax ? cz_cuda_msm_copies_plan_max(n, cmax, &copies) : cz_cuda_msm_copies_plan(n, &copies);
             cz_g1_aff *table = NULL;
             double t0 = now_ms();
             if (!c) {

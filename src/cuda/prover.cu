@@ -530,8 +530,8 @@ static void make_h_copies(dev_backend *b, dev_key *k)
     uint64_t bytes = (uint64_t)copies * block;
     if (!c) {
         if (!b->quiet)
-            fprintf(stderr, "cuzk: cuda:%d: no window copies of the H bases that fit and pay (%.1f GB a block, %d fit beside "
-                            "%.1f GB for a partition; %.1f GB free): the H MSM runs without\n", b->device,
+            fprintf(stderr, "cuzk: cuda:%d: no window copies of the H bases that fit and pay (%.1f GB a block, "
+                            "%d fit beside %.1f GB for a partition; %.1f GB free): the H MSM runs without\n", b->device,
                     block / 1e9, (int)fit, part / 1e9, (budget - used) / 1e9);
         return;
     }

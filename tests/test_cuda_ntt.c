@@ -250,7 +250,8 @@ int main(void)
         unsetenv("CZ_NTT_PASSES");
         {   /* the domain takes the split asked for, and the plan's own for one that does not fit */
             static const struct { const char *v; int np, l0, llast; } want[] = {
-                {"4,5,5", 3, 4, 5}, {"2,3,4,5", 4, 2, 5}, {"5,5", 2, 9, 5}, {"4,x,5", 2, 9, 5}, {"10,4", 2, 9, 5}};
+                {"4,5,5", 3, 4, 5}, {"2,3,4,5", 4, 2, 5}, {"5,5", 2, 9, 5}, {"4,x,5", 2, 9, 5}, {"10,4", 2, 9, 5},
+                {"1,1,1,1,1,1,1,7,5", 2, 9, 5}};
             for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
                 char msg[256];
                 int lv[8] = {0};

@@ -470,7 +470,8 @@ static void plan(cz_cuda_ntt_domain *d)
      * most 8 passes; anything else keeps the plan above) */
     if (const char *v = getenv("CZ_NTT_PASSES")) {
         int pl[8], np = 0, sum = 0;
-        for (const char *q = v; *q && np < 8;) {
+        const char *q = v;
+        for (; *q && np < 8;) {
             char *end;
             long L = strtol(q, &end, 10);
             if (end == q || L < 1 || L > TL) { sum = -1; break; }
@@ -479,7 +480,7 @@ static void plan(cz_cuda_ntt_domain *d)
             q = *end == ',' ? end + 1 : end;
             if (*end && *end != ',') { sum = -1; break; }
         }
-        if (sum == k) {
+        if (sum == k && !*q) { /* a ninth pass, or anything after, refuses the whole */
             d->np = np;
             for (int p = 0, at = 0; p < np; at += pl[p], p++) {
                 d->ps[p] = at;

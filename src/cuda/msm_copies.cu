@@ -157,12 +157,10 @@ extern "C" cz_err cz__cuda_msm_g1_copies_fill_host(cz_g1_aff *table, size_t nb, 
 
 extern "C" void cz__cuda_msm_layout(size_t m, int bits, int c, int copies, size_t max_e, int out[5])
 {
-    int nw = num_windows(bits, c), span = copies ? copies_span(m, bits, c, copies, max_e) : 1;
-    bool fixed = copies && (span >= 2 || nw <= copies);
-    if (!fixed) span = 1;
-    msm_layout L = window_layout(m, nw, fixed, span, max_e);
+    int nw = num_windows(bits, c), sp = copies ? copies_span(m, bits, c, copies, max_e) : 0;
+    msm_layout L = window_layout(m, nw, sp != 0, sp ? sp : 1, max_e);
     out[0] = nw;
-    out[1] = fixed ? span : 0;
+    out[1] = sp;
     out[2] = L.g;
     out[3] = L.gb;
     out[4] = L.full;

@@ -141,12 +141,14 @@ inline double plan_cost(size_t m, int bits, int c)
 /* the blocks of a table of `copies` that one bucket set spans: all of
  * them when there is a block a window (one set a window group); with fewer
  * blocks than windows, as many as a group's entries hold (max_e / m), at
- * most the table's; 1 means no gain: the plain MSM on block 0 */
+ * most the table's; 0 when that is one block (no gain: the plain MSM on
+ * block 0 instead) */
 inline int copies_span(size_t m, int bits, int c, int copies, size_t max_e)
 {
     if (copies >= num_windows(bits, c)) return copies;
     size_t g = max_e / (m ? m : 1);
-    return g < 1 ? 1 : g < (size_t)copies ? (int)g : copies;
+    int span = g < (size_t)copies ? (int)g : copies;
+    return span < 2 ? 0 : span;
 }
 
 /* the same through window copies: the entries as many, the buckets paid
@@ -156,11 +158,11 @@ inline double plan_cost_copies(size_t m, int bits, int c, int copies, size_t max
 {
     int nw = num_windows(bits, c), span = copies_span(m, bits, c, copies, max_e);
     double e = (double)nw * (double)m, kb = 5.0 * (double)((size_t)1 << (c - 1));
+    if (!span) return plan_cost(m, bits, c);
     if (span >= nw) {
         size_t groups = ((size_t)nw * m + max_e - 1) / max_e;
         return e + kb * (double)(groups ? groups : 1);
     }
-    if (span < 2) return plan_cost(m, bits, c);
     return e + kb * (double)((nw + span - 1) / span);
 }
 
@@ -583,15 +585,15 @@ cz_err msm(cz_cuda_msm *ctx, const cz_xyzz_t<F> **win, int *nw_out, int *c_out, 
 
         /* ---- the plan ---- */
         int c = ctx->cfg_window ? ctx->cfg_window : plan_window(m, bits, ctx->max_window);
-        /* window copies (fx): their c, when a bucket set spans two blocks
-         * or more (or the table has a block a window) and (unless forced)
-         * the plan costs less than without */
+        /* window copies (fx): their c, when the table can serve
+         * (copies_span) and (unless forced) the plan costs less than
+         * without */
         bool fixed = false;
         int span = 1; /* blocks a bucket set spans (1: plain) */
         if (fx && m && ctx->copies_mode != 2) {
             size_t me = ctx->cfg_max_entries ? ctx->cfg_max_entries : DEFAULT_MAX_ENTRIES;
             int sp = copies_span(m, bits, fx->c, fx->copies, me);
-            if (sp >= 2 || num_windows(bits, fx->c) <= fx->copies) {
+            if (sp) {
                 fixed = ctx->copies_mode == 1 ||
                         plan_cost_copies(m, bits, fx->c, fx->copies, me) < plan_cost(m, bits, c);
                 if (fixed) {

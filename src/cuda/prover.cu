@@ -208,7 +208,8 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
          * window copies; CZ_PROVER_H_COPIES=K: tables of at most K blocks */
         const char *hc = getenv("CZ_PROVER_H_COPIES");
         b->hc_mode = !o->no_h_copies && !(hc && !strcmp(hc, "0"));
-        b->hc_max = hc && atoi(hc) >= 2 && atoi(hc) <= 256 ? atoi(hc) : 0;
+        int k = hc ? atoi(hc) : 0;
+        b->hc_max = k >= 2 && k <= 256 ? k : 0;
     }
     pthread_mutex_init(&b->kernel_mu, NULL);
     cudaDeviceProp prop;
@@ -528,6 +529,7 @@ static void make_h_copies(dev_backend *b, dev_key *k)
     char m2[300];
     cz_cuda_vram_stats(b->device, &budget, &used, &peak);
     uint64_t room = used + part < budget ? budget - used - part : 0, fit = room / block;
+    if (fit > 256) fit = 256; /* a table's most blocks */
     int copies = 0, c;
     if (b->hc_max) { /* the fewest blocks of the least cost, at most hc_max */
         if (fit > (uint64_t)b->hc_max) fit = b->hc_max;
@@ -535,7 +537,6 @@ static void make_h_copies(dev_backend *b, dev_key *k)
     } else { /* a block a window, or none */
         c = cz_cuda_msm_copies_plan(q->n, &copies);
         if ((uint64_t)copies > fit) c = 0;
-        if (fit > 256) fit = 256;
     }
     uint64_t bytes = (uint64_t)copies * block;
     if (!c) {

@@ -265,6 +265,21 @@ int main(void)
             }
             unsetenv("CZ_NTT_PASSES");
         }
+        {   /* the plan's own splits: the tile first, the rest even, the longer passes last */
+            static const struct { int k, np, lv[3]; } plan[] = {
+                {14, 2, {9, 5, 0}}, {20, 3, {9, 5, 6}}, {21, 3, {9, 6, 6}}, {23, 3, {10, 6, 7}}};
+            for (size_t i = 0; i < sizeof plan / sizeof plan[0]; i++) {
+                char msg[256];
+                int lv[8] = {0};
+                cz_cuda_ntt_domain *d = NULL;
+                CHECK(cz_cuda_ntt_domain_create_host(&d, plan[i].k, 7, msg, sizeof msg) == CZ_OK);
+                int np = d ? cz__cuda_ntt_domain_passes(d, lv) : 0, same = np == plan[i].np;
+                for (int p = 0; same && p < np; p++) same = lv[p] == plan[i].lv[p];
+                CHECK_MSG(same, "2^%d: the plan's split is %d passes (%d, %d, %d), not %d (%d, %d, %d)", plan[i].k, np,
+                          lv[0], lv[1], lv[2], plan[i].np, plan[i].lv[0], plan[i].lv[1], plan[i].lv[2]);
+                cz_cuda_ntt_domain_destroy(d);
+            }
+        }
         with_scratch = 0;
         printf("test_cuda_ntt: SKIP (no CUDA device); the kernels' code run on the host was checked\n");
         cz_pool_destroy(pool);

@@ -6,7 +6,7 @@
  * elements (2^9 up to 2^21; 2^8..2^11 selectable, sizes chosen by
  * measurement) into shared memory, runs up to 10 levels there with 128
  * threads and writes the tile back, so 2^27 takes three passes over HBM
- * (10 + 9 + 8 levels). From 2^22 a thread takes 4 elements of the tile
+ * (10 + 8 + 9 levels). From 2^22 a thread takes 4 elements of the tile
  * into registers and runs two levels on them between barriers (radix 4,
  * tile_group); below, one level a barrier. A pass over levels s .. s+L-1
  * touches, for fixed high bits h and low bits lo, the
@@ -456,9 +456,12 @@ static void plan(cz_cuda_ntt_domain *d)
     d->ps[0] = 0;
     d->pl[0] = L1;
     if (R > 0) {
+        /* the rest in passes of at most 9 levels, as even as may be; the
+         * longer ones last (10,8,9 at 2^27: 1 % faster than 10,9,8 on an
+         * H100, docs/CUDA.md "Pass splits") */
         int m = (R + 8) / 9;
         for (int p = 0; p < m; p++) {
-            int L = R / m + (p < R % m);
+            int L = R / m + (p >= m - R % m);
             d->ps[d->np] = s;
             d->pl[d->np] = L;
             d->np++;

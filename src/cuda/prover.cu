@@ -125,10 +125,8 @@ struct dev_backend {
     uint64_t pub_wshared, pub_abc, gen;
     /* the H bases' window copies (CZ_PROVER_H_COPIES): 1 made where the
      * budget leaves room, 0 never; hc_max the most blocks a table may
-     * have (CZ_PROVER_H_COPIES=K, 2..256), tables of fewer blocks than
-     * windows allowed; 0 (the default): only a block a window, the tables
-     * measured on a device so far; and the keys holding a table (a list
-     * through hc_next, changed only under kernel_mu) */
+     * have (256, or CZ_PROVER_H_COPIES=K, 2..256); and the keys holding a
+     * table (a list through hc_next, changed only under kernel_mu) */
     int hc_mode, hc_max;
     struct dev_key *hc_keys;
 };
@@ -205,11 +203,12 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
     b->gen = 1; /* a new key's region_gen is 0: not in place */
     {
         /* no_h_copies, or CZ_PROVER_H_COPIES=0: never make the H bases'
-         * window copies; CZ_PROVER_H_COPIES=K: tables of at most K blocks */
+         * window copies; CZ_PROVER_H_COPIES=K (2..256): tables of at most K
+         * blocks; else (unset, 1) at most 256, the plan's fewest */
         const char *hc = getenv("CZ_PROVER_H_COPIES");
         b->hc_mode = !o->no_h_copies && !(hc && !strcmp(hc, "0"));
         int k = hc ? atoi(hc) : 0;
-        b->hc_max = k >= 2 && k <= 256 ? k : 0;
+        b->hc_max = k >= 2 && k <= 256 ? k : 256;
     }
     pthread_mutex_init(&b->kernel_mu, NULL);
     cudaDeviceProp prop;
@@ -516,9 +515,9 @@ static uint64_t partition_bytes(const dev_key *k)
 /* window copies of k's H bases (resident ones) where the budget has room
  * beside the key and a partition (partition_bytes; an estimate: a
  * partition that then runs out of memory gives them back and runs again,
- * prove_one): by default a block a window (cz_cuda_msm_copies_plan);
- * with hc_max (CZ_PROVER_H_COPIES=K) up to K blocks, the fewest of the
- * least cost (cz_cuda_msm_copies_plan_max: 4 at 2^26, 2 at 2^27). Under
+ * prove_one): of the blocks that fit, at most hc_max (256, or
+ * CZ_PROVER_H_COPIES=K), the fewest of the least cost
+ * (cz_cuda_msm_copies_plan_max: 12 at 2^24, 4 at 2^26, 2 at 2^27). Under
  * kernel_mu: the table is made on the compute stream. A failure costs only
  * the speed-up. */
 static void make_h_copies(dev_backend *b, dev_key *k)
@@ -529,15 +528,8 @@ static void make_h_copies(dev_backend *b, dev_key *k)
     char m2[300];
     cz_cuda_vram_stats(b->device, &budget, &used, &peak);
     uint64_t room = used + part < budget ? budget - used - part : 0, fit = room / block;
-    if (fit > 256) fit = 256; /* a table's most blocks */
-    int copies = 0, c;
-    if (b->hc_max) { /* the fewest blocks of the least cost, at most hc_max */
-        if (fit > (uint64_t)b->hc_max) fit = b->hc_max;
-        c = cz_cuda_msm_copies_plan_max(q->n, (int)fit, &copies);
-    } else { /* a block a window, or none */
-        c = cz_cuda_msm_copies_plan(q->n, &copies);
-        if ((uint64_t)copies > fit) c = 0;
-    }
+    if (fit > (uint64_t)b->hc_max) fit = b->hc_max;
+    int copies = 0, c = cz_cuda_msm_copies_plan_max(q->n, (int)fit, &copies);
     uint64_t bytes = (uint64_t)copies * block;
     if (!c) {
         if (!b->quiet)

@@ -706,9 +706,19 @@ int main(void)
         CHECK_MSG(0, "the CUDA backend is not linked in");
         return cz_test_finish("test_cuda_prover");
     }
+    {   /* CZ_PROVER_H_COPIES: the most blocks of the H table it allows (0: none) */
+        static const struct { const char *v; int want; } knob[] = {
+            {NULL, 256}, {"0", 0}, {"off", 0}, {"1", 256}, {"on", 256}, {"2", 2}, {"12", 12}, {"256", 256},
+            {"257", 256}, {"-1", 256}, {"", 256}, {"4x", 256}, {"no", 256}};
+        for (size_t i = 0; i < sizeof knob / sizeof knob[0]; i++) {
+            int got = cz__cuda_prover_h_copies_knob(knob[i].v, 1);
+            CHECK_MSG(got == knob[i].want, "CZ_PROVER_H_COPIES=%s: %d blocks at most, not %d",
+                      knob[i].v ? knob[i].v : "(unset)", got, knob[i].want);
+        }
+    }
     if (cz_backend_cuda_devices() <= 0) {
-        printf("test_cuda_prover: SKIP (no CUDA device)\n");
-        return 0;
+        printf("test_cuda_prover: SKIP (no CUDA device; the H table's knob checked)\n");
+        return cz_test_finish("test_cuda_prover");
     }
     unsetenv("CZ_PROVER_OVERLAP"); /* the default, checked in every proof's timings */
     uint64_t seed = cz_test_seed("test_cuda_prover", 20261201);

@@ -48,6 +48,10 @@ void cz_cuda_pk_dev_free(cz_cuda_pk_dev *d);
  * chunk_points (rounded up to a multiple of 64; 0 = default 2^22) sets the
  * chunk. */
 void cz__cuda_prover_stream_knob(int force, size_t chunk_points);
+/* the most blocks of the H bases' window copies that CZ_PROVER_H_COPIES=v
+ * allows (v NULL: unset): 0 none ("0", "off"), K for 2..256, 256 for
+ * unset, "1" and "on"; anything else 256 with a warning unless quiet */
+int cz__cuda_prover_h_copies_knob(const char *v, int quiet);
 
 #ifdef __cplusplus
 }

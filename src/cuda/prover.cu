@@ -186,6 +186,21 @@ struct dev_worker {
 
 /* ------------------------------------------------------------ the device */
 
+/* CZ_PROVER_H_COPIES (v; NULL: unset): 0 or "off": no H table (returns
+ * 0); K in 2..256: tables of at most K blocks (returns K); unset, 1 or
+ * "on": at most 256, the plan's fewest (returns 256); anything else is the
+ * default, with a warning unless quiet */
+extern "C" int cz__cuda_prover_h_copies_knob(const char *v, int quiet)
+{
+    if (!v || !strcmp(v, "on")) return 256;
+    if (!strcmp(v, "off")) return 0;
+    char *end = NULL;
+    long k = strtol(v, &end, 10);
+    if (end != v && !*end && k >= 0 && k <= 256) return k == 1 ? 256 : (int)k;
+    if (!quiet) fprintf(stderr, "cuzk: CZ_PROVER_H_COPIES='%s' is not 0/off, 1/on or 2..256: the default (on)\n", v);
+    return 256;
+}
+
 cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, size_t namelen, char *msg,
                             size_t msglen)
 {
@@ -202,13 +217,9 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
     b->host_stage_ctx = o->host_stage_ctx;
     b->gen = 1; /* a new key's region_gen is 0: not in place */
     {
-        /* no_h_copies, or CZ_PROVER_H_COPIES=0: never make the H bases'
-         * window copies; CZ_PROVER_H_COPIES=K (2..256): tables of at most K
-         * blocks; else (unset, 1) at most 256, the plan's fewest */
-        const char *hc = getenv("CZ_PROVER_H_COPIES");
-        b->hc_mode = !o->no_h_copies && !(hc && !strcmp(hc, "0"));
-        int k = hc ? atoi(hc) : 0;
-        b->hc_max = k >= 2 && k <= 256 ? k : 256;
+        int hmax = cz__cuda_prover_h_copies_knob(getenv("CZ_PROVER_H_COPIES"), o->quiet);
+        b->hc_mode = !o->no_h_copies && hmax > 0;
+        b->hc_max = hmax > 0 ? hmax : 256;
     }
     pthread_mutex_init(&b->kernel_mu, NULL);
     cudaDeviceProp prop;

@@ -130,7 +130,11 @@ for t in "$build"/tests/test_cuda_* "$build"/tests/test_engine; do
 done
 
 bench=$build/bin/cuzk-cuda-bench
-sppark_src="the issue's earlier run on this H200"
+card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+case "$card" in
+*H200*) sppark_src="the issue's earlier run on this H200" ;;
+*) sppark_src="the issue's earlier run on an H200, not this ${card:-card}: ratios across cards" ;;
+esac
 declare -A sppark_ms=([2^20]=0.28 [2^24]=4.7 [2^26]=23.8 [2^27]=44.4)
 if [ -n "${GPU_CHECK_SPPARK_NTT:-}" ] && [ -x "$GPU_CHECK_SPPARK_NTT" ]; then
     echo "== sppark NTT, same run"

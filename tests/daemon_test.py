@@ -537,10 +537,18 @@ def t_sigterm(d, cc, tmp):
                        timeout=HANG)
     check(p.returncode != 0 and "in use" in p.stderr, "address in use: exit %d, %s" % (p.returncode, p.stderr))
     check(status(d).uptime_seconds >= 0, "the first daemon still serves")
-    # SIGTERM with work under way: it finishes (shutdown_timeout is 20 s) and exits 0
+    # SIGTERM with work under way: it finishes (shutdown_timeout is 20 s) and exits 0; the
+    # jobs are held until the waiting call has reached the daemon (a call that arrives after
+    # SIGTERM is refused: that is not what this checks)
+    d.pause()
     jobs = [submit(d, generic_request("g", cc.g_witness)).job_id for _ in range(3)]
     wc = Client(d.addr)
     waiter = wc.AwaitProof.future(pb.AwaitProofRequest(job_id=jobs[-1]), timeout=HANG)
+    t0 = time.time()
+    while metrics(d).get("cuzk_waiting_calls", 0) < 1 and time.time() - t0 < HANG:
+        time.sleep(0.01)
+    check(metrics(d).get("cuzk_waiting_calls") == 1, "the waiting call is counted")
+    d.resume()
     time.sleep(0.05)
     rc = d.stop()
     check(rc == 0, "SIGTERM: exit 0 (got %s)" % rc)
@@ -751,7 +759,7 @@ def t_http_status(d, cc, tmp):
         check(n in metric_names(text), "/metrics has the reference's %s" % n)
     for n in ["cuzk_partition_synthesis_seconds", "cuzk_partition_prove_seconds", "cuzk_gpu_busy_seconds_total",
               "process_resident_memory_bytes", "cuzk_memory_used_bytes", "cuzk_memory_budget_bytes",
-              "cuzk_srs_tier_bytes"]:
+              "cuzk_srs_tier_bytes", "cuzk_waiting_calls"]:
         check(n in metric_names(text), "/metrics has %s" % n)
     check("cuzk_proofs_completed_total 2" in text and "cuzk_proofs_failed_total 1" in text, "the counters read 2, 1")
     check(re.search(r"^# TYPE cuzk_proof_duration_seconds histogram$", text, re.M), "a histogram TYPE line")

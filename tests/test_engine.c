@@ -276,6 +276,15 @@ int main(void)
         ws[i].cb = record;
         CHECK(cz_engine_watch(e, all[i], &ws[i]) == CZ_OK);
     }
+    {   /* the armed watches are counted; one taken back and put again */
+        cz_engine_status st;
+        CHECK(cz_engine_get_status(e, &st) == CZ_OK && st.watching == 6);
+        cz_engine_status_free(&st);
+        CHECK(cz_engine_unwatch(e, &ws[3]) == 1);
+        CHECK(cz_engine_get_status(e, &st) == CZ_OK && st.watching == 5);
+        cz_engine_status_free(&st);
+        CHECK(cz_engine_watch(e, all[3], &ws[3]) == CZ_OK);
+    }
     /* a timeout while held, and a repeated request_id while queued */
     CHECK(cz_engine_await(e, cid, 50, &r) == CZ_ERR_TIMEOUT && r.state == CZ_JOB_QUEUED);
     q = req("held", 0, "synth-7-1", NULL, 0);
@@ -293,6 +302,11 @@ int main(void)
     }
     for (int i = 0; i < 3000 && n_order < 6; i++) usleep(1000); /* the last callbacks run after the awaits wake */
     CHECK(n_order == 6);
+    {   /* every watch fired: none armed */
+        cz_engine_status st;
+        CHECK(cz_engine_get_status(e, &st) == CZ_OK && st.watching == 0);
+        cz_engine_status_free(&st);
+    }
     const char *want[6] = {cid, hid, nid[0], nid[1], nid[2], lid};
     for (int i = 0; i < 6 && n_order == 6; i++) CHECK_MSG(!strcmp(order[i], want[i]), "end %d: %s, want %s", i, order[i], want[i]);
     /* a watch on an ended job runs at once */

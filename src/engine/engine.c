@@ -183,6 +183,7 @@ struct cz_engine {
     part_fifo pq[N_LEVELS];
     unsigned pq_len, synthesizing;
     unsigned queued_jobs, running_jobs;
+    unsigned watching; /* armed watches: calls waiting for a job to end */
     cz_circuit_cache cache;
     /* the device slots: one backend each (all CUDA, or CPU), per_dev
      * proving workers each (worker wi on slot wi / per_dev) */
@@ -553,6 +554,7 @@ static cz_watch *finish(cz_engine *e, job *j, cz_job_state st, const char *err)
     for (cz_watch *x = w; x; x = x->next) { /* the job stays until its callbacks have run (fire) */
         x->armed = 0;
         j->waiters++;
+        e->watching--;
     }
     pthread_cond_broadcast(&e->done_cv);
     pthread_cond_broadcast(&e->synth_cv); /* room may have appeared */
@@ -1622,6 +1624,7 @@ cz_err cz_engine_watch(cz_engine *e, const char *job_id, cz_watch *w)
     w->armed = 1;
     w->next = j->watches;
     j->watches = w;
+    e->watching++;
     pthread_mutex_unlock(&e->mu);
     return CZ_OK;
 }
@@ -1636,6 +1639,7 @@ int cz_engine_unwatch(cz_engine *e, cz_watch *w)
             if (*pp == w) {
                 *pp = w->next;
                 removed = 1;
+                e->watching--;
                 break;
             }
         w->armed = 0;
@@ -1743,6 +1747,7 @@ cz_err cz_engine_get_status(cz_engine *e, cz_engine_status *s)
     memcpy(s->running_by_kind, e->running_k, sizeof s->running_by_kind);
     s->queued_jobs = e->queued_jobs;
     s->running_jobs = e->running_jobs;
+    s->watching = e->watching;
     s->prove_queue_depth = e->pq_len;
     for (int l = 0; l < N_LEVELS; l++)
         for (job *j = e->sq[l].head; j; j = j->qnext) s->queued_partitions += j->n_parts - j->next_dispatch;

@@ -272,6 +272,7 @@ typedef struct {
     uint64_t completed_by_kind[CZ_N_KINDS], failed_by_kind[CZ_N_KINDS];
     unsigned pending_by_kind[CZ_N_KINDS], running_by_kind[CZ_N_KINDS];
     unsigned queued_jobs, running_jobs, queued_partitions, prove_queue_depth;
+    unsigned watching;         /* watches armed (cz_engine_watch): calls waiting for a job to end */
     unsigned n_workers;
     cz_worker_status *workers; /* n_workers, malloc'ed */
     size_t n_srs;

@@ -67,6 +67,9 @@ char *cz_rpc_metrics_text(cz_engine *e)
     put(&b, "# HELP cuzk_running_jobs Jobs being synthesized or proved.\n"
             "# TYPE cuzk_running_jobs gauge\ncuzk_running_jobs %u\n",
         st.running_jobs);
+    put(&b, "# HELP cuzk_waiting_calls Calls (AwaitProof, Prove) waiting for their job to end.\n"
+            "# TYPE cuzk_waiting_calls gauge\ncuzk_waiting_calls %u\n",
+        st.watching);
     put(&b, "# HELP cuzk_gpu_workers Proving workers (CPU backend workers when there is no GPU).\n"
             "# TYPE cuzk_gpu_workers gauge\ncuzk_gpu_workers %u\n",
         st.n_workers);

@@ -265,9 +265,11 @@ int main(void)
             }
             unsetenv("CZ_NTT_PASSES");
         }
-        {   /* the plan's own splits: the tile first, the rest even, the longer passes last */
+        {   /* the plan's own splits: the tile first, the rest even, the longer passes last, and
+             * from 2^22 (two levels a step) no two passes of odd levels */
             static const struct { int k, np, lv[3]; } plan[] = {
-                {14, 2, {9, 5, 0}}, {20, 3, {9, 5, 6}}, {21, 3, {9, 6, 6}}, {23, 3, {10, 6, 7}}};
+                {14, 2, {9, 5, 0}}, {20, 3, {9, 5, 6}}, {21, 3, {9, 6, 6}}, {22, 3, {10, 6, 6}},
+                {23, 3, {10, 6, 7}}, {24, 3, {10, 6, 8}}};
             for (size_t i = 0; i < sizeof plan / sizeof plan[0]; i++) {
                 char msg[256];
                 int lv[8] = {0};

@@ -123,11 +123,11 @@ struct dev_backend {
      * under it): the bytes d_wshared and d_abc hold, and the scratch
      * generation, which free_scratch bumps */
     uint64_t pub_wshared, pub_abc, gen;
-    /* the H bases' window copies (CZ_PROVER_H_COPIES): 1 made where the
-     * budget leaves room, 0 never; hc_max the most blocks a table may
-     * have (256, or CZ_PROVER_H_COPIES=K, 2..256); and the keys holding a
-     * table (a list through hc_next, changed only under kernel_mu) */
-    int hc_mode, hc_max;
+    /* the H bases' window copies (CZ_PROVER_H_COPIES): hc_max the most
+     * blocks a table may have (256, or CZ_PROVER_H_COPIES=K, 2..256; 0:
+     * never made); and the keys holding a table (a list through hc_next,
+     * changed only under kernel_mu) */
+    int hc_max;
     struct dev_key *hc_keys;
 };
 
@@ -216,10 +216,9 @@ cz_err cz__cuda_prover_open(void **self, const cz_backend_opts *o, char *name, s
     b->host_stage = o->host_stage;
     b->host_stage_ctx = o->host_stage_ctx;
     b->gen = 1; /* a new key's region_gen is 0: not in place */
-    {
+    {   /* the knob read (and warned about) either way */
         int hmax = cz__cuda_prover_h_copies_knob(getenv("CZ_PROVER_H_COPIES"), o->quiet);
-        b->hc_mode = !o->no_h_copies && hmax > 0;
-        b->hc_max = hmax > 0 ? hmax : 256;
+        b->hc_max = o->no_h_copies ? 0 : hmax;
     }
     pthread_mutex_init(&b->kernel_mu, NULL);
     cudaDeviceProp prop;
@@ -534,7 +533,7 @@ static uint64_t partition_bytes(const dev_key *k)
 static void make_h_copies(dev_backend *b, dev_key *k)
 {
     const base_set *q = &k->q[Q_H];
-    if (!b->hc_mode || !q->dev || q->n < 2) return;
+    if (!b->hc_max || !q->dev || q->n < 2) return;
     uint64_t budget = 0, used = 0, peak = 0, block = (uint64_t)q->n * sizeof(cz_g1_aff), part = partition_bytes(k);
     char m2[300];
     cz_cuda_vram_stats(b->device, &budget, &used, &peak);

@@ -13,7 +13,7 @@
  *   B = beta  + sum w_i b_i + s delta                           (G2, and G1 for C)
  *   C = sum h_i H_i + sum aux_i L_i + s A + r B_g1 - r s delta  (G1)
  * The MSMs skip zero scalars and add one-scalars directly (msm.h). */
-#include "groth16/groth16.h"
+#include "groth16/prover_internal.h"
 #include "util/mem.h"
 #include "util/clock.h"
 #include "util/mapguard.h"
@@ -106,6 +106,35 @@ void cz_groth16_assemble(cz_groth16_proof *out, const cz_groth16_vk *vk, const c
     cz_g1_to_aff(&out->c, &gc);
 }
 
+cz_err cz__groth16_msms_assemble(cz_groth16_proof *out, const cz_groth16_vk *vk, const cz__groth16_msms *j,
+                                 const cz_fr *r, const cz_fr *s, cz_pool *pool, cz_groth16_timings *tm,
+                                 cz_progress_fn progress, void *pctx)
+{
+    cz_g1_jac c_acc, a_acc, b1_acc;
+    cz_g2_jac b2_acc;
+    cz_err err;
+    double ts;
+    if (progress) progress(pctx, j->names[0], 2, CZ_GROTH16_PROVE_STAGES);
+    ts = cz_now_ms();
+    if ((err = cz_msm_g1_sum(&c_acc, j->hc, 2, 1, pool))) return err;
+    tm->msm_hl_ms = cz_now_ms() - ts;
+    if (progress) progress(pctx, j->names[1], 3, CZ_GROTH16_PROVE_STAGES);
+    ts = cz_now_ms();
+    if ((err = cz_msm_g1(&a_acc, j->a, j->w, j->n_vars, 1, j->da, pool))) return err;
+    tm->msm_a_ms = cz_now_ms() - ts;
+    if (progress) progress(pctx, j->names[2], 4, CZ_GROTH16_PROVE_STAGES);
+    ts = cz_now_ms();
+    if ((err = cz_msm_g1(&b1_acc, j->b_g1, j->w, j->n_vars, 1, j->db, pool))) return err;
+    tm->msm_b1_ms = cz_now_ms() - ts;
+    if (progress) progress(pctx, j->names[3], 5, CZ_GROTH16_PROVE_STAGES);
+    ts = cz_now_ms();
+    if ((err = cz_msm_g2(&b2_acc, j->b_g2, j->w, j->n_vars, 1, j->db, pool))) return err;
+    tm->msm_b2_ms = cz_now_ms() - ts;
+    cz_groth16_assemble(out, vk, &a_acc, &b2_acc, &b1_acc, &c_acc, r, s);
+    if (progress) progress(pctx, "proof", CZ_GROTH16_PROVE_STAGES, CZ_GROTH16_PROVE_STAGES);
+    return CZ_OK;
+}
+
 cz_err cz_groth16_prove_progress(cz_groth16_proof *out, const cz_groth16_pk *pk, const cz_r1cs *cs,
                                  const cz_fr *w, const cz_fr *r, const cz_fr *s, cz_pool *pool,
                                  cz_groth16_timings *t, cz_progress_fn progress, void *pctx, char *msg,
@@ -170,28 +199,11 @@ cz_err cz_groth16_prove_progress(cz_groth16_proof *out, const cz_groth16_pk *pk,
     cz_pool_run(pool, (m + 4095) / 4096, h_pointwise, &hj);
     tm.ntt_ms = cz_now_ms() - ts;
 
-    cz_g1_jac h_acc, a_acc, b1_acc;
-    cz_g2_jac b2_acc;
-    if (progress) progress(pctx, "MSM h + l", 2, CZ_GROTH16_PROVE_STAGES);
-    ts = cz_now_ms();
-    cz_msm_g1_term hl[2] = {{pk->h, a, m - 1, NULL}, {pk->l, w + cs->n_inputs, n_aux, NULL}};
-    if ((err = cz_msm_g1_sum(&h_acc, hl, 2, 1, pool))) goto msm_fail;
-    tm.msm_hl_ms = cz_now_ms() - ts;
-    if (progress) progress(pctx, "MSM a", 3, CZ_GROTH16_PROVE_STAGES);
-    ts = cz_now_ms();
-    if ((err = cz_msm_g1(&a_acc, pk->a, w, cs->n_vars, 1, da, pool))) goto msm_fail;
-    tm.msm_a_ms = cz_now_ms() - ts;
-    if (progress) progress(pctx, "MSM b (G1)", 4, CZ_GROTH16_PROVE_STAGES);
-    ts = cz_now_ms();
-    if ((err = cz_msm_g1(&b1_acc, pk->b_g1, w, cs->n_vars, 1, db, pool))) goto msm_fail;
-    tm.msm_b1_ms = cz_now_ms() - ts;
-    if (progress) progress(pctx, "MSM b (G2)", 5, CZ_GROTH16_PROVE_STAGES);
-    ts = cz_now_ms();
-    if ((err = cz_msm_g2(&b2_acc, pk->b_g2, w, cs->n_vars, 1, db, pool))) goto msm_fail;
-    tm.msm_b2_ms = cz_now_ms() - ts;
-
-    cz_groth16_assemble(out, &pk->vk, &a_acc, &b2_acc, &b1_acc, &h_acc, r, s);
-    if (progress) progress(pctx, "proof", CZ_GROTH16_PROVE_STAGES, CZ_GROTH16_PROVE_STAGES);
+    cz__groth16_msms mj = {
+        .hc = {{pk->h, a, m - 1, NULL}, {pk->l, w + cs->n_inputs, n_aux, NULL}},
+        .a = pk->a, .b_g1 = pk->b_g1, .b_g2 = pk->b_g2, .w = w, .n_vars = cs->n_vars, .da = da, .db = db,
+        .names = {"MSM h + l", "MSM a", "MSM b (G1)", "MSM b (G2)"}};
+    if ((err = cz__groth16_msms_assemble(out, &pk->vk, &mj, r, s, pool, &tm, progress, pctx))) goto msm_fail;
     goto done;
 msm_fail:
     cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));

@@ -11,7 +11,7 @@
  *   MSMs: A, B1, B2 over all signals; C over the private ones plus H over h
  *       in one run (their sums are added anyway)
  *   proof = cz_groth16_assemble (the formulas snarkjs and bellperson share) */
-#include "groth16/groth16.h"
+#include "groth16/prover_internal.h"
 #include "util/mem.h"
 #include "util/clock.h"
 #include "util/mapguard.h"
@@ -99,28 +99,11 @@ cz_err cz_groth16_prove_zkey_progress(cz_groth16_proof *out, const cz_groth16_zp
     cz_pool_run(pool, (n + 4095) / 4096, ab_task, &j);
     tm.ntt_ms = cz_now_ms() - ts;
 
-    cz_g1_jac c_acc, a_acc, b1_acc;
-    cz_g2_jac b2_acc;
-    if (progress) progress(pctx, "MSM H + C", 2, CZ_GROTH16_PROVE_STAGES);
-    ts = cz_now_ms();
-    cz_msm_g1_term hc[2] = {{pk->h, a, n, NULL}, {pk->c, w + n_in, pk->n_vars - n_in, NULL}};
-    if ((err = cz_msm_g1_sum(&c_acc, hc, 2, 1, pool))) goto msm_fail;
-    tm.msm_hl_ms = cz_now_ms() - ts;
-    if (progress) progress(pctx, "MSM A", 3, CZ_GROTH16_PROVE_STAGES);
-    ts = cz_now_ms();
-    if ((err = cz_msm_g1(&a_acc, pk->a, w, pk->n_vars, 1, NULL, pool))) goto msm_fail;
-    tm.msm_a_ms = cz_now_ms() - ts;
-    if (progress) progress(pctx, "MSM B (G1)", 4, CZ_GROTH16_PROVE_STAGES);
-    ts = cz_now_ms();
-    if ((err = cz_msm_g1(&b1_acc, pk->b_g1, w, pk->n_vars, 1, NULL, pool))) goto msm_fail;
-    tm.msm_b1_ms = cz_now_ms() - ts;
-    if (progress) progress(pctx, "MSM B (G2)", 5, CZ_GROTH16_PROVE_STAGES);
-    ts = cz_now_ms();
-    if ((err = cz_msm_g2(&b2_acc, pk->b_g2, w, pk->n_vars, 1, NULL, pool))) goto msm_fail;
-    tm.msm_b2_ms = cz_now_ms() - ts;
-
-    cz_groth16_assemble(out, &pk->vk, &a_acc, &b2_acc, &b1_acc, &c_acc, r, s);
-    if (progress) progress(pctx, "proof", CZ_GROTH16_PROVE_STAGES, CZ_GROTH16_PROVE_STAGES);
+    cz__groth16_msms mj = {
+        .hc = {{pk->h, a, n, NULL}, {pk->c, w + n_in, pk->n_vars - n_in, NULL}},
+        .a = pk->a, .b_g1 = pk->b_g1, .b_g2 = pk->b_g2, .w = w, .n_vars = pk->n_vars,
+        .names = {"MSM H + C", "MSM A", "MSM B (G1)", "MSM B (G2)"}};
+    if ((err = cz__groth16_msms_assemble(out, &pk->vk, &mj, r, s, pool, &tm, progress, pctx))) goto msm_fail;
     goto done;
 msm_fail:
     cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));

@@ -203,10 +203,8 @@ cz_err cz_groth16_prove_progress(cz_groth16_proof *out, const cz_groth16_pk *pk,
         .hc = {{pk->h, a, m - 1, NULL}, {pk->l, w + cs->n_inputs, n_aux, NULL}},
         .a = pk->a, .b_g1 = pk->b_g1, .b_g2 = pk->b_g2, .w = w, .n_vars = cs->n_vars, .da = da, .db = db,
         .names = {"MSM h + l", "MSM a", "MSM b (G1)", "MSM b (G2)"}};
-    if ((err = cz__groth16_msms_assemble(out, &pk->vk, &mj, r, s, pool, &tm, progress, pctx))) goto msm_fail;
-    goto done;
-msm_fail:
-    cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));
+    if ((err = cz__groth16_msms_assemble(out, &pk->vk, &mj, r, s, pool, &tm, progress, pctx)))
+        cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));
 done:
     cz_ntt_domain_free(&dom);
     free(da); free(db); cz_big_free(a);

@@ -103,10 +103,8 @@ cz_err cz_groth16_prove_zkey_progress(cz_groth16_proof *out, const cz_groth16_zp
         .hc = {{pk->h, a, n, NULL}, {pk->c, w + n_in, pk->n_vars - n_in, NULL}},
         .a = pk->a, .b_g1 = pk->b_g1, .b_g2 = pk->b_g2, .w = w, .n_vars = pk->n_vars,
         .names = {"MSM H + C", "MSM A", "MSM B (G1)", "MSM B (G2)"}};
-    if ((err = cz__groth16_msms_assemble(out, &pk->vk, &mj, r, s, pool, &tm, progress, pctx))) goto msm_fail;
-    goto done;
-msm_fail:
-    cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));
+    if ((err = cz__groth16_msms_assemble(out, &pk->vk, &mj, r, s, pool, &tm, progress, pctx)))
+        cz_fail(err, msg, msglen, "MSM failed: %s", cz_strerror(err));
 done:
     cz_ntt_domain_free(&dom);
     cz_big_free(a);

@@ -552,7 +552,8 @@ def t_sigterm(d, cc, tmp):
     time.sleep(0.05)
     rc = d.stop()
     check(rc == 0, "SIGTERM: exit 0 (got %s)" % rc)
-    check(waiter.result().status in (S.COMPLETED, S.CANCELLED), "the waiting client got an answer")
+    # the jobs end within shutdown_timeout, so the answer goes out before the calls are cancelled
+    check(waiter.result().status == S.COMPLETED, "the waiting client got its proof")
     wc.close()
     check(not os.path.exists(d.sock), "the socket is removed")
     check("stopped" in open(d.err_path).read(), "the log says stopped")

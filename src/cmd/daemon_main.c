@@ -460,9 +460,10 @@ int main(int argc, char **argv)
     }
     if (left) {
         logf_(3, "shutdown timeout: cancelling %u job(s)", left);
-    } else { /* let the last answers go out */
+    } else { /* let the last answers go out, within what shutdown_timeout leaves */
         double rest = (double)cfg.shutdown_timeout_ms - (cz_now_ms() - t0);
-        cz_rpc_wait_calls(srv, rest > 1000 ? 1000 : rest > 0 ? (uint64_t)rest : 0);
+        if (!cz_rpc_wait_calls(srv, rest > 0 ? (uint64_t)rest : 0))
+            logf_(3, "shutdown timeout: cancelling the calls still open");
     }
     cz_http_stop(http); /* before the engine goes */
     cz_rpc_cancel_all(srv);

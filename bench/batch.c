@@ -388,7 +388,7 @@ static int do_preloads(cz_rpc_client *cl, const char *cmd, const char *const *id
         int already = 0;
         uint64_t ms = 0;
         if (cz_rpc_client_preload(cl, ids[i], &already, &ms, msg, sizeof msg)) {
-            fprintf(stderr, "cuzk-bench %s: %s\n", cmd, msg);
+            fprintf(stderr, "cuzk-bench %s %s: %s\n", cmd, ids[i], msg);
             return 1;
         }
         printf("preload %s: %s (%llu ms)\n", ids[i], already ? "already loaded" : "loaded", (unsigned long long)ms);

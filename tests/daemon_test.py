@@ -838,7 +838,8 @@ def t_bench_cmds(d, cc, tmp):
     p = bench("preload", "-a", d.addr, "g")
     check(p.returncode == 0 and "already loaded" in p.stdout, "a second preload finds it loaded")
     p = bench("preload", "-a", d.addr, "nosuch")
-    check(p.returncode == 1 and "circuit_id" in p.stderr, "preload of an unknown circuit: exit 1 naming circuit_id")
+    check(p.returncode == 1 and "circuit_id" in p.stderr and "nosuch: PreloadSRS: gRPC status" in p.stderr,
+          "preload of an unknown circuit: exit 1 naming it, the call and circuit_id: %s" % p.stderr.strip())
     p = bench("single", "-a", d.addr, "generic:g:" + wpath)
     check(p.returncode == 0 and re.search(r"^\[1/1\] COMPLETED \u2014 [\d.]+s \(prove=\d+ ms, queue=\d+ ms\)",
                                           p.stdout, re.M), "single: one proof in the reference's form")

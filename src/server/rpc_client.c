@@ -131,6 +131,28 @@ static grpc_status_code unary(cz_rpc_client *c, const char *method, const Protob
     return st;
 }
 
+/* a unary call whose answer is unpacked as d: CZ_OK with *out set (free it
+ * with protobuf_c_message_free_unpacked); CZ_ERR_IO on a gRPC status other
+ * than OK, CZ_ERR_PARSE when the answer does not parse. *code (if not NULL)
+ * gets the status and det its details. */
+static cz_err call(cz_rpc_client *c, const char *method, const ProtobufCMessage *req, uint64_t timeout_ms,
+                   const ProtobufCMessageDescriptor *d, ProtobufCMessage **out, int *code, char *det, size_t detlen,
+                   char *msg, size_t msglen)
+{
+    *out = NULL;
+    const char *name = strrchr(method, '/') + 1;
+    grpc_slice resp;
+    grpc_status_code st = unary(c, method, req, timeout_ms, &resp, det, detlen);
+    if (code) *code = (int)st;
+    if (st != GRPC_STATUS_OK) {
+        grpc_slice_unref(resp);
+        return cz_fail(CZ_ERR_IO, msg, msglen, "%s: gRPC status %d: %s", name, (int)st, det);
+    }
+    *out = protobuf_c_message_unpack(d, NULL, GRPC_SLICE_LENGTH(resp), GRPC_SLICE_START_PTR(resp));
+    grpc_slice_unref(resp);
+    return *out ? CZ_OK : cz_fail(CZ_ERR_PARSE, msg, msglen, "%s: the answer does not parse", name);
+}
+
 cz_err cz_rpc_client_prove(cz_rpc_client *c, const cz_rpc_prove_req *r, uint64_t timeout_ms, cz_rpc_prove_res *out,
                            char *msg, size_t msglen)
 {
@@ -144,20 +166,13 @@ cz_err cz_rpc_client_prove(cz_rpc_client *c, const cz_rpc_prove_req *r, uint64_t
     s.vanilla_proof.len = r->payload_len;
     Cuzk__V1__ProveRequest p = CUZK__V1__PROVE_REQUEST__INIT;
     p.submit = &s;
-    grpc_slice resp;
-    char det[512];
-    grpc_status_code st = unary(c, "/cuzk.v1.ProvingEngine/Prove", &p.base, timeout_ms, &resp, det, sizeof det);
-    out->grpc_code = (int)st;
-    if (st != GRPC_STATUS_OK) {
-        snprintf(out->error, sizeof out->error, "%s", det);
-        grpc_slice_unref(resp);
-        return cz_fail(CZ_ERR_IO, msg, msglen, "Prove: gRPC status %d: %s", (int)st, det);
-    }
-    Cuzk__V1__ProveResponse *pr = cuzk__v1__prove_response__unpack(NULL, GRPC_SLICE_LENGTH(resp), GRPC_SLICE_START_PTR(resp));
-    grpc_slice_unref(resp);
-    if (!pr || !pr->result) {
-        if (pr) cuzk__v1__prove_response__free_unpacked(pr, NULL);
-        return cz_fail(CZ_ERR_PARSE, msg, msglen, "Prove: the answer does not parse");
+    Cuzk__V1__ProveResponse *pr;
+    cz_err e = call(c, "/cuzk.v1.ProvingEngine/Prove", &p.base, timeout_ms, &cuzk__v1__prove_response__descriptor,
+                    (ProtobufCMessage **)&pr, &out->grpc_code, out->error, sizeof out->error, msg, msglen);
+    if (e) return e;
+    if (!pr->result) {
+        cuzk__v1__prove_response__free_unpacked(pr, NULL);
+        return cz_fail(CZ_ERR_PARSE, msg, msglen, "Prove: the answer has no result");
     }
     const Cuzk__V1__AwaitProofResponse *a = pr->result;
     out->status = (int)a->status;
@@ -178,17 +193,11 @@ cz_err cz_rpc_client_preload(cz_rpc_client *c, const char *circuit_id, int *alre
 {
     Cuzk__V1__PreloadSrsRequest q = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
     q.circuit_id = (char *)circuit_id;
-    grpc_slice resp;
+    Cuzk__V1__PreloadSrsResponse *r;
     char det[512];
-    grpc_status_code st = unary(c, "/cuzk.v1.ProvingEngine/PreloadSRS", &q.base, 0, &resp, det, sizeof det);
-    if (st != GRPC_STATUS_OK) {
-        grpc_slice_unref(resp);
-        return cz_fail(CZ_ERR_IO, msg, msglen, "PreloadSRS %s: gRPC status %d: %s", circuit_id, (int)st, det);
-    }
-    Cuzk__V1__PreloadSrsResponse *r = cuzk__v1__preload_srs_response__unpack(NULL, GRPC_SLICE_LENGTH(resp),
-                                                                              GRPC_SLICE_START_PTR(resp));
-    grpc_slice_unref(resp);
-    if (!r) return cz_fail(CZ_ERR_PARSE, msg, msglen, "PreloadSRS: the answer does not parse");
+    cz_err e = call(c, "/cuzk.v1.ProvingEngine/PreloadSRS", &q.base, 0, &cuzk__v1__preload_srs_response__descriptor,
+                    (ProtobufCMessage **)&r, NULL, det, sizeof det, msg, msglen);
+    if (e) return e;
     *already = r->already_loaded;
     *load_ms = r->load_time_ms;
     cuzk__v1__preload_srs_response__free_unpacked(r, NULL);
@@ -199,17 +208,11 @@ cz_err cz_rpc_client_status_text(cz_rpc_client *c, uint64_t timeout_ms, char **t
 {
     *text = NULL;
     Cuzk__V1__GetStatusRequest q = CUZK__V1__GET_STATUS_REQUEST__INIT;
-    grpc_slice resp;
+    Cuzk__V1__GetStatusResponse *r;
     char det[512];
-    grpc_status_code st = unary(c, "/cuzk.v1.ProvingEngine/GetStatus", &q.base, timeout_ms, &resp, det, sizeof det);
-    if (st != GRPC_STATUS_OK) {
-        grpc_slice_unref(resp);
-        return cz_fail(CZ_ERR_IO, msg, msglen, "GetStatus: gRPC status %d: %s", (int)st, det);
-    }
-    Cuzk__V1__GetStatusResponse *r =
-        cuzk__v1__get_status_response__unpack(NULL, GRPC_SLICE_LENGTH(resp), GRPC_SLICE_START_PTR(resp));
-    grpc_slice_unref(resp);
-    if (!r) return cz_fail(CZ_ERR_PARSE, msg, msglen, "GetStatus: the answer does not parse");
+    cz_err e = call(c, "/cuzk.v1.ProvingEngine/GetStatus", &q.base, timeout_ms, &cuzk__v1__get_status_response__descriptor,
+                    (ProtobufCMessage **)&r, NULL, det, sizeof det, msg, msglen);
+    if (e) return e;
     cz_textbuf b = {0};
     cz_tb_put(&b, "uptime: %llu s, completed %llu, failed %llu\n", (unsigned long long)r->uptime_seconds,
               (unsigned long long)r->total_proofs_completed, (unsigned long long)r->total_proofs_failed);
@@ -248,17 +251,11 @@ cz_err cz_rpc_client_metrics(cz_rpc_client *c, uint64_t timeout_ms, char **text,
 {
     *text = NULL;
     Cuzk__V1__GetMetricsRequest q = CUZK__V1__GET_METRICS_REQUEST__INIT;
-    grpc_slice resp;
+    Cuzk__V1__GetMetricsResponse *r;
     char det[512];
-    grpc_status_code st = unary(c, "/cuzk.v1.ProvingEngine/GetMetrics", &q.base, timeout_ms, &resp, det, sizeof det);
-    if (st != GRPC_STATUS_OK) {
-        grpc_slice_unref(resp);
-        return cz_fail(CZ_ERR_IO, msg, msglen, "GetMetrics: gRPC status %d: %s", (int)st, det);
-    }
-    Cuzk__V1__GetMetricsResponse *r =
-        cuzk__v1__get_metrics_response__unpack(NULL, GRPC_SLICE_LENGTH(resp), GRPC_SLICE_START_PTR(resp));
-    grpc_slice_unref(resp);
-    if (!r) return cz_fail(CZ_ERR_PARSE, msg, msglen, "GetMetrics: the answer does not parse");
+    cz_err e = call(c, "/cuzk.v1.ProvingEngine/GetMetrics", &q.base, timeout_ms, &cuzk__v1__get_metrics_response__descriptor,
+                    (ProtobufCMessage **)&r, NULL, det, sizeof det, msg, msglen);
+    if (e) return e;
     *text = strdup(r->prometheus_text ? r->prometheus_text : "");
     cuzk__v1__get_metrics_response__free_unpacked(r, NULL);
     return *text ? CZ_OK : cz_fail(CZ_ERR_NOMEM, msg, msglen, "out of memory");

@@ -17,5 +17,7 @@ if [ -z "$build" ]; then
     cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA_ARCHS=90 -DCUZK_GMP_TESTS=OFF >/dev/null &&
         cmake --build "$build" --target cuzk-bench || { echo "gpu-check-2p27: build failed"; exit 1; }
 fi
+# a build unpacked from a pack (scripts/gpu-check.sh) names its commit
+[ -f "$build/COMMIT" ] && export CUZK_COMMIT=${CUZK_COMMIT:-$(cat "$build/COMMIT")}
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>/dev/null || true
 exec "$build/bin/cuzk-bench" partition --log2 27 --count "${2:-10}" --backend cuda --json "${3:-/tmp/gpu-check-2p27.json}"

@@ -32,7 +32,8 @@
 # build-gpu-pack without gRPC (pkg-config off, so nothing needs a library
 # that machine lacks: checked with ldd), and writes them to FILE (.tar.xz,
 # about 13 MB: the binaries share their device code) with a stamp of the
-# sources they come from; there, GPU_CHECK_UNPACK=FILE scripts/gpu-check.sh
+# sources they come from and the commit they were built at (COMMIT, which
+# the benches' JSON reports there: CUZK_COMMIT); there, GPU_CHECK_UNPACK=FILE scripts/gpu-check.sh
 # [BUILD_DIR] unpacks it into BUILD_DIR (default build-gpu) when the stamp
 # matches the sources of that working tree (else it stops: pack again) and
 # runs as with BUILD_DIR (GPU_CHECK_UNPACK_ONLY=1: unpack and stop). Keep
@@ -82,8 +83,11 @@ if [ -n "${GPU_CHECK_PACK:-}" ]; then
         [ -z "$extra" ] || { echo "gpu-check: $f needs libraries a GPU machine may lack: $extra"; exit 1; }
     done
     src_hash >"$pb/STAMP"
+    # the commit the binaries' JSON reports (on the GPU machine the copy's
+    # git history may be older than its files): git's name of this tree
+    git -C "$here" describe --always --dirty --abbrev=12 >"$pb/COMMIT" 2>/dev/null || echo unknown >"$pb/COMMIT"
     mkdir -p "$(dirname "$GPU_CHECK_PACK")"
-    tar -C "$pb" -cf - STAMP "${pack_files[@]}" | xz -T1 --lzma2=preset=9,dict=192MiB >"$GPU_CHECK_PACK.tmp" &&
+    tar -C "$pb" -cf - STAMP COMMIT "${pack_files[@]}" | xz -T1 --lzma2=preset=9,dict=192MiB >"$GPU_CHECK_PACK.tmp" &&
         mv "$GPU_CHECK_PACK.tmp" "$GPU_CHECK_PACK" || { echo "gpu-check: cannot write $GPU_CHECK_PACK"; exit 1; }
     echo "gpu-check: packed ${#pack_files[@]} binaries of sources $(cat "$pb/STAMP") into $GPU_CHECK_PACK" \
          "($(wc -c <"$GPU_CHECK_PACK") bytes) in $(( $(date +%s) - t_start )) s"
@@ -99,7 +103,10 @@ if [ -n "${GPU_CHECK_UNPACK:-}" ]; then
     build=${build:-$here/build-gpu}
     mkdir -p "$build" && tar -C "$build" -xJf "$GPU_CHECK_UNPACK" ||
         { echo "gpu-check: cannot unpack $GPU_CHECK_UNPACK into $build"; exit 1; }
-    echo "gpu-check: unpacked $GPU_CHECK_UNPACK (sources $have) into $build"
+    commit=$(cat "$build/COMMIT" 2>/dev/null)
+    # the benches write it into their JSON (unless CUZK_COMMIT says otherwise)
+    [ -n "$commit" ] && export CUZK_COMMIT=${CUZK_COMMIT:-$commit}
+    echo "gpu-check: unpacked $GPU_CHECK_UNPACK (sources $have, commit ${commit:-not recorded}) into $build"
     [ "${GPU_CHECK_UNPACK_ONLY:-0}" = 1 ] && exit 0
 fi
 if [ -z "$build" ]; then

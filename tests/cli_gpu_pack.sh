@@ -26,10 +26,10 @@ h1=$(stamp)
 [[ "$h1" =~ ^[0-9a-f]{16}$ ]] || bad "stamp '$h1' is not 16 hex digits"
 [ "$(stamp)" = "$h1" ] || bad "the stamp changes between two runs"
 
-mkpack() { # stamp file -> pack with bin/dummy
-    rm -rf "$T/pk" && mkdir -p "$T/pk/bin" && echo hello >"$T/pk/bin/dummy"
+mkpack() { # stamp file -> pack with bin/dummy (and the commit it names)
+    rm -rf "$T/pk" && mkdir -p "$T/pk/bin" && echo hello >"$T/pk/bin/dummy" && echo 0123abcd >"$T/pk/COMMIT"
     [ -n "$1" ] && echo "$1" >"$T/pk/STAMP"
-    (cd "$T/pk" && tar -cJf "$2" $( [ -n "$1" ] && echo STAMP ) bin/dummy)
+    (cd "$T/pk" && tar -cJf "$2" $( [ -n "$1" ] && echo STAMP ) COMMIT bin/dummy)
 }
 unpack() { # pack build-dir
     GPU_CHECK_UNPACK=$1 GPU_CHECK_UNPACK_ONLY=1 "$R/scripts/gpu-check.sh" "$2" >"$T/out" 2>&1
@@ -38,7 +38,7 @@ unpack() { # pack build-dir
 mkpack "$h1" "$T/good.tar.xz"
 unpack "$T/good.tar.xz" "$T/b1" || bad "a matching pack: exit $?: $(cat "$T/out")"
 [ "$(cat "$T/b1/bin/dummy" 2>/dev/null)" = hello ] || bad "a matching pack was not unpacked"
-grep -q "unpacked" "$T/out" || bad "no line saying it unpacked: $(cat "$T/out")"
+grep -q "unpacked.*commit 0123abcd" "$T/out" || bad "no line saying it unpacked, naming the commit: $(cat "$T/out")"
 
 # a source changed: the stamp moves and the old pack is refused
 echo 'int a2;' >"$R/src/ff/a.c"

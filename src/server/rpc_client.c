@@ -133,13 +133,15 @@ static grpc_status_code unary(cz_rpc_client *c, const char *method, const Protob
 
 /* a unary call whose answer is unpacked as d: CZ_OK with *out set (free it
  * with protobuf_c_message_free_unpacked); CZ_ERR_IO on a gRPC status other
- * than OK, CZ_ERR_PARSE when the answer does not parse. *code (if not NULL)
- * gets the status and det its details. */
+ * than OK, CZ_ERR_PARSE when the answer does not parse. *code and det (each
+ * where not NULL) get the status and its details. */
 static cz_err call(cz_rpc_client *c, const char *method, const ProtobufCMessage *req, uint64_t timeout_ms,
                    const ProtobufCMessageDescriptor *d, ProtobufCMessage **out, int *code, char *det, size_t detlen,
                    char *msg, size_t msglen)
 {
     *out = NULL;
+    char own[512];
+    if (!det) det = own, detlen = sizeof own;
     const char *name = strrchr(method, '/') + 1;
     grpc_slice resp;
     grpc_status_code st = unary(c, method, req, timeout_ms, &resp, det, detlen);
@@ -194,9 +196,8 @@ cz_err cz_rpc_client_preload(cz_rpc_client *c, const char *circuit_id, int *alre
     Cuzk__V1__PreloadSrsRequest q = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
     q.circuit_id = (char *)circuit_id;
     Cuzk__V1__PreloadSrsResponse *r;
-    char det[512];
     cz_err e = call(c, "/cuzk.v1.ProvingEngine/PreloadSRS", &q.base, 0, &cuzk__v1__preload_srs_response__descriptor,
-                    (ProtobufCMessage **)&r, NULL, det, sizeof det, msg, msglen);
+                    (ProtobufCMessage **)&r, NULL, NULL, 0, msg, msglen);
     if (e) return e;
     *already = r->already_loaded;
     *load_ms = r->load_time_ms;
@@ -209,9 +210,8 @@ cz_err cz_rpc_client_status_text(cz_rpc_client *c, uint64_t timeout_ms, char **t
     *text = NULL;
     Cuzk__V1__GetStatusRequest q = CUZK__V1__GET_STATUS_REQUEST__INIT;
     Cuzk__V1__GetStatusResponse *r;
-    char det[512];
     cz_err e = call(c, "/cuzk.v1.ProvingEngine/GetStatus", &q.base, timeout_ms, &cuzk__v1__get_status_response__descriptor,
-                    (ProtobufCMessage **)&r, NULL, det, sizeof det, msg, msglen);
+                    (ProtobufCMessage **)&r, NULL, NULL, 0, msg, msglen);
     if (e) return e;
     cz_textbuf b = {0};
     cz_tb_put(&b, "uptime: %llu s, completed %llu, failed %llu\n", (unsigned long long)r->uptime_seconds,
@@ -252,9 +252,8 @@ cz_err cz_rpc_client_metrics(cz_rpc_client *c, uint64_t timeout_ms, char **text,
     *text = NULL;
     Cuzk__V1__GetMetricsRequest q = CUZK__V1__GET_METRICS_REQUEST__INIT;
     Cuzk__V1__GetMetricsResponse *r;
-    char det[512];
     cz_err e = call(c, "/cuzk.v1.ProvingEngine/GetMetrics", &q.base, timeout_ms, &cuzk__v1__get_metrics_response__descriptor,
-                    (ProtobufCMessage **)&r, NULL, det, sizeof det, msg, msglen);
+                    (ProtobufCMessage **)&r, NULL, NULL, 0, msg, msglen);
     if (e) return e;
     *text = strdup(r->prometheus_text ? r->prometheus_text : "");
     cuzk__v1__get_metrics_response__free_unpacked(r, NULL);
